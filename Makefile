@@ -1,0 +1,65 @@
+# blkscale: large-scale disk topology simulator for a patched Linux kernel.
+# `make help` lists the targets; every component brings its own fragment.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+.DEFAULT_GOAL := help
+.DELETE_ON_ERROR:
+
+BUILD ?= build
+PYTHON := /usr/bin/python3
+TOPOLOGY ?= topologies/default.toml
+VARIANTS ?= stock patched
+# V=1 shows every command.
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+export BUILD
+
+include kernel/kernel.mk
+-include guest-tools/guest-tools.mk
+include guest-tools/initramfs/initramfs.mk
+-include bench/bench.mk
+-include reports/reports.mk
+
+# Debian packages the project needs, on a fresh Debian 12 machine.
+DEB_PACKAGES := \
+	linux-source-6.1 bc bison flex libelf-dev libssl-dev cpio xz-utils \
+	kmod rsync ccache gcc make git \
+	qemu-system-x86 qemu-utils \
+	libvirt-daemon-system libvirt-clients libxml2-utils \
+	python3 python3-libvirt python3-pytest python3-matplotlib \
+	fio lvm2 busybox-static libcmocka-dev
+
+.PHONY: help deps run test clean distclean
+
+help: ## List the targets
+	@echo "blkscale: make TARGET [V=1] [TOPOLOGY=topologies/NAME.toml] [VARIANTS='stock patched']"
+	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | \
+		sed -E 's/^([^:]+):.*## (.*)/  \1\t\2/' | expand -t 24
+
+deps: ## Install the Debian packages that are missing (needs root)
+	$(Q)missing=$$(for p in $(DEB_PACKAGES); do \
+		dpkg-query -W -f='$${db:Status-Abbrev}' $$p 2>/dev/null | grep -q '^ii' || echo $$p; \
+	done); \
+	if [ -n "$$missing" ]; then \
+		echo "  DEPS    installing:" $$missing; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends $$missing >/dev/null || \
+		{ apt-get update -q >/dev/null && \
+		  apt-get install -y -q --no-install-recommends $$missing >/dev/null; } || \
+		{ echo "deps: apt-get could not install:" $$missing >&2; exit 1; }; \
+	fi
+
+run: deps kernel initramfs ## Run TOPOLOGY on both kernel variants and summarise
+	$(Q)./blkscale run $(TOPOLOGY) $(foreach v,$(VARIANTS),--variant $(v))
+
+test: deps kernel initramfs ## Run the whole test suite (C unit tests, then pytest incl. boots)
+	$(Q)$(MAKE) --no-print-directory guest-tools-test
+	$(Q)$(PYTHON) -m pytest -q -ra -p no:cacheprovider launcher/tests \
+		$(wildcard kernel/tests bench/tests reports/tests)
+
+clean: ## Remove build outputs except the kernel trees
+	rm -rf $(BUILD)/initramfs $(BUILD)/guest-tools
+
+distclean: ## Remove build/ and results/ entirely
+	rm -rf $(BUILD) results

@@ -1,0 +1,12 @@
+# Base initramfs of each variant (guest-tools/PROTOCOL.md).
+INITRAMFS_DIR := $(BUILD)/initramfs
+INITRAMFS_SRC := $(wildcard guest-tools/initramfs/*) $(wildcard guest-tools/initramfs/steps/*)
+
+.PHONY: initramfs
+initramfs: $(foreach v,stock patched,$(INITRAMFS_DIR)/$(v).cpio) ## Build the guest initramfs of both variants
+
+# GUEST_IMAGE_INPUTS_<variant>: the guest tools and helper module of that
+# variant, from guest-tools/guest-tools.mk.
+$(INITRAMFS_DIR)/%.cpio: $(KERNEL_OUT)/%/bzImage $(INITRAMFS_SRC) $$(GUEST_IMAGE_INPUTS_$$*)
+	$(Q)mkdir -p $(INITRAMFS_DIR)
+	$(Q)guest-tools/initramfs/mkinitramfs.sh $* $@

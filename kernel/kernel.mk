@@ -1,0 +1,24 @@
+# Kernel variants: stock linux-source-6.1 and stock + kernel/patches/series.
+KERNEL_OUT := $(BUILD)/kernel/out
+KERNEL_SCRIPTS := $(wildcard kernel/scripts/*.sh)
+KERNEL_CONFIG := kernel/configs/blkscale.config
+KERNEL_SERIES := $(wildcard kernel/patches/series) \
+	$(addprefix kernel/patches/,$(shell sed -e 's/\#.*//' kernel/patches/series 2>/dev/null))
+
+KERNEL_DEPS_stock := $(KERNEL_SCRIPTS) $(KERNEL_CONFIG)
+KERNEL_DEPS_patched := $(KERNEL_DEPS_stock) $(KERNEL_SERIES)
+KERNEL_DEPS_debug := $(KERNEL_DEPS_patched) kernel/configs/debug.config
+
+.PHONY: kernel kernel-debug check-series
+kernel: $(foreach v,stock patched,$(KERNEL_OUT)/$(v)/bzImage) ## Build the stock and patched kernels (bzImage + modules)
+
+kernel-debug: $(KERNEL_OUT)/debug/bzImage ## Build the debug variant (patched + lockdep, KASAN, kmemleak)
+
+# A variant is rebuilt only when its scripts, config fragments or patches
+# change; kbuild then recompiles only what they affect.
+.SECONDEXPANSION:
+$(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*)
+	$(Q)kernel/scripts/build.sh $*
+
+check-series: ## Check every patch: applies, builds, checkpatch clean
+	$(Q)kernel/scripts/check-series.sh
