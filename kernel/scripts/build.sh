@@ -22,7 +22,8 @@ ccache -M 8G >/dev/null 2>&1 || true
 mkdir -p "$obj" "$out"
 
 kmake() {
-	make -C "$src" O="$obj" CC="ccache gcc" -j"$jobs" "$@"
+	make -C "$src" O="$obj" CC="ccache gcc" LOCALVERSION="-$variant" \
+		-j"$jobs" "$@"
 }
 
 # tinyconfig is allnoconfig over the tiny fragments; ours go last.

@@ -25,8 +25,11 @@ if [ ! -e "$src/.git" ]; then
 	fi
 	gitdir=$(git -C "$src" rev-parse --git-dir)
 	mkdir -p "$gitdir/info"
-	echo "/.obj-*" >>"$gitdir/info/exclude"
+	printf '/.obj-*\n/.scmversion\n' >>"$gitdir/info/exclude"
 fi
+# An empty .scmversion keeps setlocalversion from appending "+" for a
+# git tree: the release names the variant instead (build.sh).
+: >"$src/.scmversion"
 
 [ "$variant" = stock ] && exit 0
 
