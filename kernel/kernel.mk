@@ -1,6 +1,6 @@
 # Kernel variants: stock linux-source-6.1 and stock + kernel/patches/series.
 KERNEL_OUT := $(BUILD)/kernel/out
-KERNEL_SCRIPTS := $(wildcard kernel/scripts/*.sh)
+KERNEL_SCRIPTS := $(addprefix kernel/scripts/,common.sh source-tree.sh variant-tree.sh build.sh)
 KERNEL_CONFIG := kernel/configs/blkscale.config
 KERNEL_SERIES := $(wildcard kernel/patches/series) \
 	$(addprefix kernel/patches/,$(shell sed -e 's/\#.*//' kernel/patches/series 2>/dev/null))
