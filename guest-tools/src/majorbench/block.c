@@ -1,0 +1,267 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Block majors: register dynamic majors until the kernel refuses (the
+ * capacity), then unregister them newest first.  Every kernel call is
+ * timed by the module; a sample's "registered" is how many of our majors
+ * were registered when the call began.  In the first round the lookups
+ * are measured on the way down (lookup.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "helper.h"
+#include "majorbench.h"
+#include "options.h"
+#include "static_majors.h"
+
+static int cmp_desc(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x > y ? -1 : x < y;
+}
+
+/* Registered counts to measure lookups at, descending, within 1..cap. */
+static void lookup_points(struct mb *mb, unsigned int cap)
+{
+	struct mb_block *blk = &mb->blk;
+	unsigned long v[MB_MAX_POINTS], p;
+	char msg[128];
+	long n, i, k = 0;
+
+	blk->npoints = 0;
+	if (!cap)
+		return;
+	if (!strcmp(mb->cfg.lookup_points, "auto")) {
+		n = 0;
+		for (p = 1; p < cap && n < MB_MAX_POINTS - 1; p *= 2)
+			v[n++] = p;
+		v[n++] = cap;
+	} else {
+		n = opt_parse_count_list(mb->cfg.lookup_points, "max", cap, v,
+					 MB_MAX_POINTS, msg, sizeof(msg));
+		if (n < 0) {
+			report_error(&mb->rep, "--lookup-points: %s", msg);
+			return;
+		}
+	}
+	for (i = 0; i < n; i++)
+		if (v[i] > cap)
+			v[i] = cap;
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_desc);
+	for (i = 0; i < n; i++)
+		if (v[i] && (!k || v[i] != blk->points[k - 1]))
+			blk->points[k++] = v[i];
+	blk->npoints = k;
+}
+
+/* Unregister newest first from held down to target; returns the new held. */
+static unsigned int unregister_to(struct mb *mb, unsigned int held,
+				  unsigned int target, uint64_t *samples,
+				  int32_t *majors)
+{
+	struct helper_batch res;
+	unsigned int i;
+	int ret;
+
+	if (held <= target)
+		return held;
+	ret = helper_batch_unregister(mb->fd, held - target, samples, majors,
+				      &res);
+	if (ret) {
+		report_error(&mb->rep, "unregister batch: %s", errno_name(ret));
+		return held;
+	}
+	for (i = 0; i < res.done; i++)
+		curve_samples_add(&mb->blk.unreg, held - i, samples[i]);
+	if (res.done != held - target)
+		report_error(&mb->rep,
+			     "unregister batch: %u of %u done (%s)", res.done,
+			     held - target, errno_name(res.stop_error));
+	return held - res.done;
+}
+
+/* Our majors must appear under their names and nothing else may change. */
+static void verify_proc_devices(struct mb *mb, const int32_t *majors,
+				unsigned int n)
+{
+	struct procdev_list added, removed;
+	struct procdevices now;
+	char err[160], want[16];
+	const char *name;
+	unsigned int i;
+	char *text;
+	long len;
+	int ret;
+
+	mb->blk.proc_devices_ok = 0;
+	len = procdev_read_file("/proc/devices", &text);
+	if (len < 0) {
+		report_error(&mb->rep, "/proc/devices: %s", errno_name(len));
+		mb->blk.proc_devices_ok = -1;
+		return;
+	}
+	ret = procdev_parse(text, (size_t)len, &now, err, sizeof(err));
+	free(text);
+	if (ret) {
+		report_error(&mb->rep, "/proc/devices: %s", err);
+		return;
+	}
+	ret = procdev_diff(&mb->baseline, &now, &added, &removed);
+	if (ret)
+		report_error(&mb->rep, "/proc/devices: char section changed");
+	if (removed.n)
+		report_error(&mb->rep,
+			     "/proc/devices: block major %d (%s) lost or renamed",
+			     removed.v[0].major, removed.v[0].name);
+	if (added.n != n)
+		report_error(&mb->rep,
+			     "/proc/devices: %zu block majors added, %u registered",
+			     added.n, n);
+	for (i = 0; i < n; i++) {
+		snprintf(want, sizeof(want), MB_PREFIX "%u", i);
+		name = procdev_block_name(&now, majors[i]);
+		if (!name || strcmp(name, want)) {
+			report_error(&mb->rep,
+				     "/proc/devices: major %d listed as '%s', not '%s'",
+				     majors[i], name ? name : "(missing)",
+				     want);
+			ret = -1;
+			break;
+		}
+	}
+	if (!ret && !removed.n && added.n == n)
+		mb->blk.proc_devices_ok = 1;
+	procdev_list_free(&added);
+	procdev_list_free(&removed);
+	procdev_free(&now);
+}
+
+static void analyse_first_round(struct mb *mb, const int32_t *majors,
+				unsigned int n)
+{
+	struct mb_block *blk = &mb->blk;
+	const char *what;
+	unsigned int i;
+
+	blk->majors = malloc((n ? n : 1) * sizeof(*majors));
+	blk->ranges = malloc((n ? n : 1) * sizeof(*blk->ranges));
+	blk->collision = calloc(mb->cfg.show ? mb->cfg.show : 1,
+				sizeof(*blk->collision));
+	if (!blk->majors || !blk->ranges || !blk->collision) {
+		report_error(&mb->rep, "out of memory");
+		return;
+	}
+	memcpy(blk->majors, majors, n * sizeof(*majors));
+	blk->nranges = ranges_build(majors, n, blk->ranges);
+	blk->duplicates = ranges_duplicates(majors, n);
+	if (blk->duplicates)
+		report_error(&mb->rep, "%zu majors handed out twice",
+			     blk->duplicates);
+	for (i = 0; i < n; i++) {
+		what = static_block_major(majors[i]);
+		if (!what)
+			continue;
+		if (blk->collisions < mb->cfg.show) {
+			blk->collision[blk->collisions].major = majors[i];
+			blk->collision[blk->collisions].assigned_to = what;
+		}
+		blk->collisions++;
+	}
+	verify_proc_devices(mb, majors, n);
+}
+
+/* Lookups at each point on the way down, then release the rest. */
+static void lookups_first_round(struct mb *mb, unsigned int held,
+				uint64_t *samples, int32_t *majors)
+{
+	struct mb_block *blk = &mb->blk;
+	char dir[4096];
+	long i;
+
+	lookup_points(mb, held);
+	if (blk->npoints && mb_nodes_create(mb, dir, sizeof(dir)) == 0) {
+		for (i = 0; i < blk->npoints; i++) {
+			held = unregister_to(mb, held, blk->points[i], samples,
+					     majors);
+			if (held != blk->points[i])
+				break;
+			mb_lookup_point(mb, dir, held,
+					held < blk->capacity ?
+					blk->majors[held] : -1);
+		}
+		mb_nodes_remove(mb, dir);
+	}
+	unregister_to(mb, held, 0, samples, majors);
+}
+
+void mb_block_run(struct mb *mb)
+{
+	struct mb_block *blk = &mb->blk;
+	struct blkscale_probe_hits h;
+	unsigned long round, rounds = mb->cfg.rounds;
+	struct helper_batch res;
+	uint64_t *samples;
+	int32_t *majors;
+	unsigned int i;
+	int ret;
+
+	blk->measured = true;
+	blk->baseline_registered = mb->baseline.blk.n;
+	samples = calloc(mb->cfg.limit, sizeof(*samples));
+	majors = calloc(mb->cfg.limit, sizeof(*majors));
+	if (!samples || !majors) {
+		report_error(&mb->rep, "out of memory");
+		goto out_free;
+	}
+	if (rounds > sizeof(blk->capacity_per_round) / sizeof(unsigned int))
+		rounds = sizeof(blk->capacity_per_round) / sizeof(unsigned int);
+
+	for (round = 0; round < rounds; round++) {
+		ret = helper_batch_register(mb->fd, mb->cfg.limit, MB_PREFIX, 0,
+					    samples, majors, &res);
+		if (ret) {
+			report_error(&mb->rep, "round %lu: register batch: %s",
+				     round + 1, errno_name(ret));
+			break;
+		}
+		for (i = 0; i < res.done; i++)
+			curve_samples_add(&blk->reg, i, samples[i]);
+		blk->capacity_per_round[round] = res.done;
+		blk->rounds_done++;
+
+		if (round == 0) {
+			blk->capacity = res.done;
+			blk->stop_error = res.stop_error;
+			blk->exhausted = res.stop_error != 0;
+			if (res.stop_error && res.stop_error != -EBUSY &&
+			    res.stop_error != -ENOSPC)
+				report_error(&mb->rep,
+					     "dynamic majors ended with %s, not EBUSY or ENOSPC",
+					     errno_name(res.stop_error));
+			analyse_first_round(mb, majors, res.done);
+			lookups_first_round(mb, res.done, samples, majors);
+			continue;
+		}
+		if (res.done != blk->capacity)
+			report_error(&mb->rep,
+				     "round %lu: capacity %u, first round %u",
+				     round + 1, res.done, blk->capacity);
+		if (ranges_duplicates(majors, res.done))
+			report_error(&mb->rep,
+				     "round %lu: majors handed out twice",
+				     round + 1);
+		unregister_to(mb, res.done, 0, samples, majors);
+	}
+
+	if (blk->capacity && helper_probe_hits(mb->fd, blk->majors[0], &h) == 0)
+		blk->module_duplicates = h.duplicates;
+	if (blk->module_duplicates)
+		report_error(&mb->rep, "the module saw %llu duplicate majors",
+			     (unsigned long long)blk->module_duplicates);
+out_free:
+	free(samples);
+	free(majors);
+}

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * procdevbench: the cost of generating /proc/devices with a given number
+ * of block majors registered (through the helper module), read with one
+ * open file (lseek to 0) and with a fresh open each time.  At every point
+ * the text must parse and list exactly what was there before plus the
+ * majors we registered, under their names.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "helper.h"
+#include "options.h"
+#include "procdevbench.h"
+#include "procdevices.h"
+#include "report.h"
+#include "version.h"
+
+#define PDB_PREFIX "bsp"	/* names of our majors: bsp0, bsp1, ... */
+#define PROC_DEVICES "/proc/devices"
+
+static struct {
+	bool json;
+	const char *points;
+	unsigned long iters;
+	const char *method;
+	unsigned long bufsize;
+	const char *reference;
+} cfg = {
+	.points = "0,100,200,max",
+	.iters = 200,
+	.method = "both",
+	.bufsize = 65536,
+	.reference = "/proc/version",
+};
+
+static const char *const methods[] = { "both", "lseek", "reopen", NULL };
+
+static const struct opt options[] = {
+	OPT_BOOL("json", 'j', &cfg.json,
+		 "print one JSON document instead of a summary"),
+	OPT_STR("points", 'p', &cfg.points, "LIST",
+		"registered counts to measure at; max = until the kernel refuses"),
+	OPT_NUM("iters", 'n', &cfg.iters, "N", "full reads per point and method",
+		1, 1000000),
+	OPT_ONE_OF("method", 'm', &cfg.method, "M",
+		   "lseek: one open file, lseek to 0; reopen: open each time",
+		   methods),
+	OPT_NUM("buffer", 0, &cfg.bufsize, "BYTES", "read() buffer size", 1,
+		1 << 24),
+	OPT_STR("reference", 0, &cfg.reference, "FILE",
+		"small proc file timed the same way, for scale"),
+	OPT_END,
+};
+
+static struct report rep;
+static struct procdevices baseline;
+static struct pdb_point points[PDB_MAX_POINTS];
+static size_t npoints;
+static struct pdb_timing reference[PDB_METHODS];
+static int fd = -1;
+static unsigned int held;	/* our majors registered now */
+static bool exhausted;		/* the kernel refused one of ours */
+static int stop_error;
+
+static int cmp_ulong(const void *a, const void *b)
+{
+	unsigned long x = *(const unsigned long *)a;
+	unsigned long y = *(const unsigned long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool method_on(enum pdb_method m)
+{
+	return !strcmp(cfg.method, "both") ||
+	       !strcmp(cfg.method, pdb_method_names[m]);
+}
+
+/* Register more dynamic majors until target are held or the kernel says no. */
+static int register_to(unsigned long target)
+{
+	struct helper_batch res;
+	unsigned long count;
+	int ret;
+
+	while (held < target && !exhausted) {
+		count = target - held;
+		if (count > BLKSCALE_BATCH_MAX)
+			count = BLKSCALE_BATCH_MAX;
+		ret = helper_batch_register(fd, count, PDB_PREFIX, held, NULL,
+					    NULL, &res);
+		if (ret) {
+			report_error(&rep, "register batch: %s",
+				     errno_name(ret));
+			return -1;
+		}
+		held += res.done;
+		if (res.stop_error) {
+			exhausted = true;
+			stop_error = res.stop_error;
+			if (res.stop_error != -EBUSY &&
+			    res.stop_error != -ENOSPC) {
+				report_error(&rep,
+					     "dynamic majors ended with %s, not EBUSY or ENOSPC",
+					     errno_name(res.stop_error));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+static int read_parse(struct procdevices *pd, size_t *bytes)
+{
+	char err[160], *text;
+	long len;
+	int ret;
+
+	len = procdev_read_file(PROC_DEVICES, &text);
+	if (len < 0) {
+		report_error(&rep, PROC_DEVICES ": %s", errno_name(len));
+		return -1;
+	}
+	ret = procdev_parse(text, (size_t)len, pd, err, sizeof(err));
+	free(text);
+	if (ret) {
+		report_error(&rep, PROC_DEVICES ": %s", err);
+		return -1;
+	}
+	*bytes = (size_t)len;
+	return 0;
+}
+
+/* Index i of a name PDB_PREFIX "i" (i < held, canonical decimal), or -1. */
+static long our_index(const char *name)
+{
+	char canon[PROCDEV_NAME_SIZE];
+	unsigned long i;
+	char *end;
+
+	if (strncmp(name, PDB_PREFIX, strlen(PDB_PREFIX)))
+		return -1;
+	name += strlen(PDB_PREFIX);
+	i = strtoul(name, &end, 10);
+	snprintf(canon, sizeof(canon), "%lu", i);
+	if (*end || strcmp(canon, name) || i >= held)
+		return -1;
+	return (long)i;
+}
+
+/* Exactly the baseline plus our held majors, each under its own name. */
+static void verify(struct pdb_point *pt)
+{
+	struct procdev_list added, removed;
+	struct procdevices now;
+	bool *seen;
+	long idx;
+	size_t i;
+	int ret;
+
+	pt->verified = false;
+	if (read_parse(&now, &pt->bytes))
+		return;
+	pt->lines = now.lines;
+	pt->block_majors = now.blk.n;
+	seen = calloc(held + 1, sizeof(*seen));
+	ret = procdev_diff(&baseline, &now, &added, &removed);
+	if (!seen || ret < 0) {
+		report_error(&rep, "out of memory");
+		goto out_free;
+	}
+	if (ret)
+		report_error(&rep, "%u registered: char section changed",
+			     held);
+	if (removed.n)
+		report_error(&rep,
+			     "%u registered: block major %d (%s) lost or renamed",
+			     held, removed.v[0].major, removed.v[0].name);
+	if (added.n != held)
+		report_error(&rep,
+			     "%u registered: %zu block majors added to " PROC_DEVICES,
+			     held, added.n);
+	for (i = 0; i < added.n; i++) {
+		idx = our_index(added.v[i].name);
+		if (idx < 0 || seen[idx]) {
+			report_error(&rep,
+				     "%u registered: unexpected major %d '%s'",
+				     held, added.v[i].major, added.v[i].name);
+			ret = -1;
+			break;
+		}
+		seen[idx] = true;
+	}
+	if (!ret && !removed.n && added.n == held)
+		pt->verified = true;
+out_free:
+	free(seen);
+	procdev_list_free(&added);
+	procdev_list_free(&removed);
+	procdev_free(&now);
+}
+
+static int parse_points(unsigned long *v, size_t *n)
+{
+	char msg[128];
+	long k;
+
+	k = opt_parse_count_list(cfg.points, "max", ULONG_MAX, v,
+				 PDB_MAX_POINTS, msg, sizeof(msg));
+	if (k < 0) {
+		fprintf(stderr, "procdevbench: --points: %s\n", msg);
+		return -1;
+	}
+	qsort(v, (size_t)k, sizeof(*v), cmp_ulong);
+	*n = (size_t)k;
+	return 0;
+}
+
+static void measure_point(unsigned long requested, char *buf)
+{
+	struct pdb_point *pt;
+	enum pdb_method m;
+	int ret;
+
+	if (register_to(requested))
+		return;
+	/* past the capacity every larger point is the same point */
+	if (npoints && points[npoints - 1].registered == held)
+		return;
+	pt = &points[npoints++];
+	pt->requested = requested;
+	pt->registered = held;
+	verify(pt);
+	for (m = 0; m < PDB_METHODS; m++) {
+		if (!method_on(m))
+			continue;
+		ret = pdb_measure(PROC_DEVICES, m, cfg.iters, buf, cfg.bufsize,
+				  &pt->t[m]);
+		if (ret)
+			report_error(&rep, "%u registered: %s read: %s", held,
+				     pdb_method_names[m], errno_name(ret));
+		else if (!pt->t[m].size_stable)
+			report_error(&rep, "%u registered: %s reads differ in size",
+				     held, pdb_method_names[m]);
+	}
+}
+
+/* The headline figure: lseek if it was measured, else reopen. */
+static const struct pdb_timing *headline(const struct pdb_point *pt)
+{
+	return pt->t[PDB_LSEEK].measured ? &pt->t[PDB_LSEEK] :
+	       &pt->t[PDB_REOPEN];
+}
+
+static double per_line(const struct pdb_timing *t, size_t lines)
+{
+	return lines ? (double)t->st.p50 / (double)lines : 0;
+}
+
+static void json_timing(struct json *j, const char *key,
+			const struct pdb_timing *t, size_t lines)
+{
+	json_object_begin(j, key);
+	json_uint(j, "ns_per_read", t->st.p50);
+	json_double(j, "ns_per_line", per_line(t, lines));
+	json_uint(j, "read_calls", t->read_calls);
+	json_stats(j, "read_ns", &t->st);
+	json_object_end(j);
+}
+
+static void print_json(void)
+{
+	const struct pdb_timing *h;
+	struct json j;
+	enum pdb_method m;
+	size_t i;
+
+	json_init(&j, stdout);
+	report_json_begin(&rep, &j);
+	json_object_begin(&j, "config");
+	json_string(&j, "points", cfg.points);
+	json_uint(&j, "iters", cfg.iters);
+	json_string(&j, "method", cfg.method);
+	json_uint(&j, "buffer", cfg.bufsize);
+	json_object_end(&j);
+	json_uint(&j, "baseline_block_majors", baseline.blk.n);
+	json_uint(&j, "baseline_char_entries", baseline.chr.n);
+	json_bool(&j, "capacity_reached", exhausted);
+	json_array_begin(&j, "points");
+	for (i = 0; i < npoints; i++) {
+		h = headline(&points[i]);
+		json_object_begin(&j, NULL);
+		json_uint(&j, "registered", points[i].registered);
+		json_uint(&j, "ns_per_read", h->st.p50);
+		json_double(&j, "ns_per_line", per_line(h, points[i].lines));
+		json_uint(&j, "lines", points[i].lines);
+		json_uint(&j, "bytes", points[i].bytes);
+		json_uint(&j, "block_majors", points[i].block_majors);
+		json_bool(&j, "verified", points[i].verified);
+		json_string(&j, "requested",
+			    points[i].requested == ULONG_MAX ? "max" : NULL);
+		for (m = 0; m < PDB_METHODS; m++)
+			if (points[i].t[m].measured)
+				json_timing(&j, pdb_method_names[m],
+					    &points[i].t[m], points[i].lines);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_object_begin(&j, "reference");
+	json_string(&j, "path", cfg.reference);
+	for (m = 0; m < PDB_METHODS; m++)
+		if (reference[m].measured)
+			json_uint(&j, pdb_method_names[m], reference[m].st.p50);
+	json_object_end(&j);
+	if (report_json_end(&rep, &j))
+		fprintf(stderr, "procdevbench: internal error: bad JSON\n");
+}
+
+static void print_human(void)
+{
+	const struct pdb_timing *h;
+	enum pdb_method m;
+	size_t i;
+
+	printf("%10s %8s %8s %12s %12s %12s %9s\n", "registered", "lines",
+	       "bytes", "ns/read", "ns/line", "reopen ns", "verified");
+	for (i = 0; i < npoints; i++) {
+		h = headline(&points[i]);
+		printf("%10u %8zu %8zu %12llu %12.1f %12llu %9s\n",
+		       points[i].registered, points[i].lines, points[i].bytes,
+		       (unsigned long long)h->st.p50,
+		       per_line(h, points[i].lines),
+		       (unsigned long long)points[i].t[PDB_REOPEN].st.p50,
+		       points[i].verified ? "yes" : "NO");
+	}
+	for (m = 0; m < PDB_METHODS; m++)
+		if (reference[m].measured)
+			printf("%s (%s): %llu ns per read\n", cfg.reference,
+			       pdb_method_names[m],
+			       (unsigned long long)reference[m].st.p50);
+	printf("procdevbench: %s\n", rep.nerrors ? "FAILED" : "ok");
+}
+
+static void run(char *buf)
+{
+	unsigned long want[PDB_MAX_POINTS];
+	struct helper_batch res;
+	struct procdevices after;
+	enum pdb_method m;
+	size_t i, n, bytes;
+
+	if (parse_points(want, &n))
+		return;
+	if (read_parse(&baseline, &bytes))
+		return;
+	for (i = 0; i < n; i++)
+		measure_point(want[i], buf);
+
+	for (m = 0; m < PDB_METHODS; m++)
+		if (method_on(m) &&
+		    pdb_measure(cfg.reference, m, cfg.iters, buf, cfg.bufsize,
+				&reference[m]))
+			report_error(&rep, "%s: cannot be read", cfg.reference);
+
+	while (held) {
+		if (helper_batch_unregister(fd, held > BLKSCALE_BATCH_MAX ?
+					    BLKSCALE_BATCH_MAX : held,
+					    NULL, NULL, &res) || !res.done) {
+			report_error(&rep, "unregister batch failed");
+			return;
+		}
+		held -= res.done;
+	}
+	if (read_parse(&after, &bytes))
+		return;
+	if (after.blk.n != baseline.blk.n)
+		report_error(&rep, PROC_DEVICES
+			     ": %zu block majors after the run, %zu before",
+			     after.blk.n, baseline.blk.n);
+	procdev_free(&after);
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long want[PDB_MAX_POINTS];
+	uint32_t version;
+	int ret, first;
+	size_t n;
+	char *buf;
+
+	report_init(&rep, "procdevbench", BLKSCALE_TOOLS_VERSION);
+	ret = opt_parse("procdevbench", options, argc, argv, &first, stderr);
+	if (ret == OPT_HELP) {
+		opt_usage(stdout, "procdevbench",
+			  "Time full reads of /proc/devices at several counts of registered\n"
+			  "block majors (through /dev/" BLKSCALE_DEV_NAME
+			  ") and check what it lists.",
+			  options);
+		return 0;
+	}
+	if (ret != OPT_OK)
+		return 2;
+	if (first < argc) {
+		fprintf(stderr, "procdevbench: unexpected argument '%s'\n",
+			argv[first]);
+		return 2;
+	}
+	/* bad points are a usage error, found before anything is measured */
+	if (parse_points(want, &n))
+		return 2;
+
+	buf = malloc(cfg.bufsize);
+	if (!buf) {
+		report_error(&rep, "out of memory");
+	} else {
+		fd = helper_open(&version);
+		if (fd == -EPROTO)
+			report_error(&rep,
+				     HELPER_DEV ": module speaks version %u, tools %u",
+				     version, BLKSCALE_UAPI_VERSION);
+		else if (fd < 0)
+			report_error(&rep, HELPER_DEV ": %s (module loaded?)",
+				     strerror(-fd));
+		else
+			run(buf);
+	}
+
+	if (cfg.json)
+		print_json();
+	else
+		print_human();
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rep.nerrors ? 1 : 0;
+}
