@@ -5,14 +5,16 @@
     gen-static-majors.py DEVICES_TXT > static_majors.c
 
 A block major counts as statically assigned when devices.txt lists it with
-a description other than LOCAL/EXPERIMENTAL USE: those ranges, and majors
-listed without any description, are free for dynamic use.
+a description other than LOCAL/EXPERIMENTAL USE or RESERVED FOR DYNAMIC
+ASSIGNMENT: those ranges, and majors listed without any description, are
+free for dynamic use.  A plain RESERVED major is not free.
 """
 import re
 import sys
 
 ENTRY = re.compile(r"^\s*(\d+)(?:-(\d+))?\s+block\b[ \t]*(.*)$")
-FREE = re.compile(r"^LOCAL/EXPERIMENTAL USE$", re.I)
+FREE = re.compile(r"^(LOCAL/EXPERIMENTAL USE|RESERVED FOR DYNAMIC ASSIGNMENT)$",
+                  re.I)
 
 
 def parse(path):

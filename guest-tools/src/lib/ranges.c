@@ -91,7 +91,7 @@ void ranges_format(char *buf, size_t size, const struct range *r, size_t n)
 			w = snprintf(item, sizeof(item), "%s%d-%d",
 				     i ? "," : "", r[i].first, r[i].last);
 		if (len + (size_t)w + 4 > size) {
-			snprintf(buf + len, size - len, "...");
+			snprintf(buf + len, size - len, i ? ",..." : "...");
 			return;
 		}
 		memcpy(buf + len, item, (size_t)w + 1);

@@ -159,6 +159,19 @@ static void print_curve(const char *what, const struct curve_samples *s,
 	free(pts);
 }
 
+/* About this many rows per table: wider buckets for people. */
+#define HUMAN_ROWS 16
+
+static uint64_t human_width(struct mb *mb)
+{
+	uint64_t width = mb->cfg.bucket;
+	uint64_t span = mb->blk.capacity / HUMAN_ROWS + 1;
+
+	while (width < span)
+		width *= 2;
+	return width;
+}
+
 void mb_print_human(struct mb *mb)
 {
 	struct mb_block *blk = &mb->blk;
@@ -192,8 +205,8 @@ void mb_print_human(struct mb *mb)
 		       (unsigned long long)blk->opens,
 		       (unsigned long long)blk->hits,
 		       (unsigned long long)blk->strays);
-		print_curve("register", &blk->reg, mb->cfg.bucket);
-		print_curve("unregister", &blk->unreg, mb->cfg.bucket);
+		print_curve("register", &blk->reg, human_width(mb));
+		print_curve("unregister", &blk->unreg, human_width(mb));
 		print_curve("lookup (open of a registered major)",
 			    &blk->lookup, 1);
 		print_curve("lookup miss (open of a released major)",
