@@ -7,6 +7,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "helper.h"
 
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -178,7 +179,7 @@ const char *errno_name(int err)
 		{ EINVAL, "EINVAL" }, { ENFILE, "ENFILE" },
 		{ EMFILE, "EMFILE" }, { ENOTTY, "ENOTTY" },
 		{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" },
-		{ ENAMETOOLONG, "ENAMETOOLONG" }, { ENOSYS, "ENOSYS" },
+		{ ENAMETOOLONG, "ENAMETOOLONG" },
 		{ EPROTO, "EPROTO" }, { EOVERFLOW, "EOVERFLOW" },
 	};
 	static _Thread_local char buf[16];
@@ -186,7 +187,7 @@ const char *errno_name(int err)
 
 	if (err < 0)
 		err = -err;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (names[i].err == err)
 			return names[i].name;
 	snprintf(buf, sizeof(buf), "E%d", err);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "json.h"
 
 #define REPORT_MAX_ERRORS 32
@@ -28,10 +29,12 @@ void report_init(struct report *r, const char *tool, const char *version);
 
 /* Record an error: "tool: message" on stderr, kept for the JSON. */
 void report_error(struct report *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
-/* Begins the top-level object with tool, tool_version, uapi_version,
- * kernel_release and timestamp (UTC, ISO 8601). */
+/*
+ * Begins the top-level object with tool, tool_version, uapi_version,
+ * kernel_release and timestamp (UTC, ISO 8601).
+ */
 void report_json_begin(struct report *r, struct json *j);
 
 /* Adds ok and errors and ends the document; 0 if it was well formed. */

@@ -379,9 +379,8 @@ static void run(char *buf)
 	if (read_parse(&after, &bytes))
 		return;
 	if (after.blk.n != baseline.blk.n)
-		report_error(&rep, PROC_DEVICES
-			     ": %zu block majors after the run, %zu before",
-			     after.blk.n, baseline.blk.n);
+		report_error(&rep, "%s: %zu block majors at the end, %zu before",
+			     PROC_DEVICES, after.blk.n, baseline.blk.n);
 	procdev_free(&after);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "compiler.h"
 #include "options.h"
 
 static struct {
@@ -151,7 +152,7 @@ static void errors_name_the_option(void **state)
 	int first;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(parse(&err, &first, cases[i].args[0],
 				       cases[i].args[1], NULL), OPT_ERROR);
 		assert_string_equal(err, cases[i].message);
@@ -208,7 +209,7 @@ static void count_list_errors(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
 		assert_int_equal(opt_parse_count_list(bad[i], NULL, 0, out, 4,
 						      msg, sizeof(msg)), -1);
 	assert_int_equal(opt_parse_count_list("1,2,3,4,5", NULL, 0, out, 4,

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "compiler.h"
 #include "procdevices.h"
 
 static char *data_path(const char *name)
@@ -97,7 +98,7 @@ static void diff_shows_registrations(void **state)
 	load("proc-devices-patched-held.txt", &now);
 	assert_int_equal(procdev_diff(&base, &now, &added, &removed), 0);
 	assert_int_equal(removed.n, 0);
-	assert_int_equal(added.n, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(added.n, ARRAY_SIZE(want));
 	for (i = 0; i < added.n; i++)
 		assert_int_equal(added.v[i].major, want[i]);
 	assert_string_equal(added.v[3].name, "dyn2");
@@ -107,7 +108,7 @@ static void diff_shows_registrations(void **state)
 	/* the other way round: all of them removed */
 	assert_int_equal(procdev_diff(&now, &base, &added, &removed), 0);
 	assert_int_equal(added.n, 0);
-	assert_int_equal(removed.n, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(removed.n, ARRAY_SIZE(want));
 	procdev_list_free(&added);
 	procdev_list_free(&removed);
 	procdev_free(&base);
@@ -197,7 +198,7 @@ static void broken_text(void **state)
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		err[0] = '\0';
 		assert_int_equal(parse_text(cases[i].text, &pd, err,
 					    sizeof(err)), -1);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "options.h"
 #include "report.h"
 #include "selftest.h"
@@ -56,7 +57,7 @@ static const struct st_test tests[] = {
 	{ "leak", "register/unregister calls leave Slab where it was",
 	  t_leak },
 };
-#define NTESTS (sizeof(tests) / sizeof(tests[0]))
+#define NTESTS (ARRAY_SIZE(tests))
 
 static struct {
 	bool json;

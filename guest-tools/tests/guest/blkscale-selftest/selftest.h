@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "compiler.h"
 #include "helper.h"
 #include "procdevices.h"
 
@@ -49,11 +50,11 @@ struct st_test {
 
 /* A failure keeps the first message; a skip or note sets the detail. */
 void st_fail(struct st_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 void st_skip(struct st_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 void st_note(struct st_result *r, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
+	__printf(2, 3);
 
 /* Fail unless ret (0 or -errno) is want; returns true if it was. */
 bool st_expect_err(struct st_result *r, const char *what, int ret, int want);

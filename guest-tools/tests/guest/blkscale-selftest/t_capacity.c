@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "ranges.h"
 #include "selftest.h"
 #include "static_majors.h"
@@ -207,7 +208,7 @@ void t_explicit_limit(struct st_ctx *ctx, struct st_result *r)
 	fd = st_open(r);
 	if (fd < 0)
 		return;
-	for (i = 0; i < sizeof(probes) / sizeof(probes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		if (st_free_major(probes[i], probes[i]) < 0)
 			continue;	/* somebody has it */
 		want = (ctx->expect == EXPECT_STOCK && probes[i] >= 512) ?

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "selftest.h"
 
 static int raw_register(int fd, int major, const char *name, size_t len)
@@ -98,7 +99,7 @@ void t_bad_names(struct st_ctx *ctx, struct st_result *r)
 	fd = st_open(r);
 	if (fd < 0)
 		return;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(what, sizeof(what), "register name %s", bad[i].what);
 		st_expect_err(r, what, raw_register(fd, 0, bad[i].name,
 						    strlen(bad[i].name)),
@@ -193,7 +194,7 @@ void t_bad_majors(struct st_ctx *ctx, struct st_result *r)
 	fd = st_open(r);
 	if (fd < 0)
 		return;
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		snprintf(what, sizeof(what), "register major %d", bad[i]);
 		st_expect_err(r, what, helper_register(fd, bad[i], "bsm", NULL,
 						       NULL), -EINVAL);

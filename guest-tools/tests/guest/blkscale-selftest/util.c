@@ -9,6 +9,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "compiler.h"
 #include "selftest.h"
 
 static void set_detail(struct st_result *r, const char *fmt, va_list ap)
@@ -161,7 +162,7 @@ static bool is_problem(const char *msg)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(marks) / sizeof(marks[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(marks); i++)
 		if (!strncmp(msg, marks[i], strlen(marks[i])))
 			return true;
 	return false;
