@@ -102,7 +102,6 @@ static void bsm_hold(struct bsm_file *bf, struct bsm_major *m)
 
 static void bsm_drop(struct bsm_major *m)
 {
-	clear_bit(m->major, bsm_held);
 	list_del(&m->node);
 	kfree(m);
 }
@@ -123,10 +122,17 @@ static int bsm_register_one(struct bsm_major *m, u64 *ns)
 	return m->major;
 }
 
+/*
+ * The major stops counting as held before the kernel call: the moment
+ * unregister_blkdev() returns, another file may be handed the same major,
+ * and that must not look like a duplicate.
+ */
 static u64 bsm_unregister_one(struct bsm_major *m)
 {
-	u64 start = ktime_get_ns();
+	u64 start;
 
+	clear_bit(m->major, bsm_held);
+	start = ktime_get_ns();
 	unregister_blkdev(m->major, m->name);
 	return ktime_get_ns() - start;
 }
@@ -201,8 +207,11 @@ static int bsm_unregister_wrong(struct bsm_major *m, const char *wrong,
 		return 0;
 	}
 	u->kept = 0;
-	if (ret < 0)
-		bsm_drop(m);	/* gone and cannot be had again */
+	if (ret < 0) {
+		/* gone and cannot be had again */
+		clear_bit(m->major, bsm_held);
+		bsm_drop(m);
+	}
 	return 0;
 }
 
