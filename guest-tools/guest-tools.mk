@@ -37,7 +37,7 @@ GT_UNIT_BINS := $(patsubst $(GT_DIR)/tests/unit/%.c,$(GT_OUT)/unit/%,$(GT_UNIT_S
 $(foreach v,stock patched debug,$(eval GUEST_IMAGE_INPUTS_$(v) := \
 	$(GT_TOOL_BINS) $(GT_OUT)/module/$(v)/blkscale_majors.ko))
 
-.PHONY: guest-tools guest-tools-test guest-tools-static-majors
+.PHONY: guest-tools guest-tools-test guest-static-majors
 
 guest-tools: $(GT_TOOL_BINS) ## Build the static guest tools (majorbench, procdevbench, ...)
 
@@ -47,7 +47,7 @@ guest-module-%: $(GT_OUT)/module/%/blkscale_majors.ko ## Build the helper module
 guest-tools-test: $(GT_UNIT_BINS) ## Run the host unit tests of the guest tools (cmocka)
 	$(Q)$(GT_DIR)/tests/unit/run-unit-tests.sh $(GT_UNIT_BINS)
 
-guest-tools-static-majors: ## Regenerate the table of statically assigned block majors
+guest-static-majors: ## Regenerate the table of statically assigned block majors
 	$(Q)$(GT_DIR)/src/lib/gen-static-majors.py \
 		$(BUILD)/linux/Documentation/admin-guide/devices.txt \
 		> $(GT_DIR)/src/lib/static_majors.c.tmp

@@ -48,7 +48,7 @@ elif "$top/guest-tools/src/lib/gen-static-majors.py" "$devices" |
 	echo "static-majors: ok, static_majors.c matches devices.txt"
 	passed=$((passed + 1))
 else
-	echo "static-majors: FAILED, regenerate with make guest-tools-static-majors"
+	echo "static-majors: FAILED, regenerate with make guest-static-majors"
 	failed=$((failed + 1))
 fi
 

@@ -10,6 +10,7 @@
 #include "selftest.h"
 
 #define LEAK_BATCH 100
+#define RCU_SETTLE_US 200000
 
 /* One register batch and the matching unregister; calls made, or -1. */
 static long cycle(int fd, struct st_result *r)
@@ -45,6 +46,8 @@ void t_leak(struct st_ctx *ctx, struct st_result *r)
 	for (i = 0; i < 10; i++)
 		if (cycle(fd, r) < 0)
 			goto out_close;
+	/* objects freed through RCU are only gone after a grace period */
+	usleep(RCU_SETTLE_US);
 	before = st_slab_kb();
 	if (before < 0) {
 		st_skip(r, "no Slab in /proc/meminfo");
@@ -58,6 +61,7 @@ void t_leak(struct st_ctx *ctx, struct st_result *r)
 		ops += (unsigned long)n;
 	}
 	ns = now_ns() - t0;
+	usleep(RCU_SETTLE_US);
 	after = st_slab_kb();
 	if (after - before > (long)ctx->slab_tolerance_kb)
 		st_fail(r, "Slab grew from %ld to %ld kB over %lu calls (tolerance %lu kB)",
