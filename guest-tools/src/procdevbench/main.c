@@ -64,6 +64,7 @@ static size_t npoints;
 static struct pdb_timing reference[PDB_METHODS];
 static int fd = -1;
 static unsigned int held;	/* our majors registered now */
+static int32_t majors[BLKSCALE_MAJOR_LIMIT];	/* majors[i]: PDB_PREFIX "i" */
 static bool exhausted;		/* the kernel refused one of ours */
 static int stop_error;
 
@@ -90,10 +91,14 @@ static int register_to(unsigned long target)
 
 	while (held < target && !exhausted) {
 		count = target - held;
+		if (count > BLKSCALE_MAJOR_LIMIT - held)
+			count = BLKSCALE_MAJOR_LIMIT - held;
 		if (count > BLKSCALE_BATCH_MAX)
 			count = BLKSCALE_BATCH_MAX;
+		if (!count)
+			break;	/* every major a dev_t can hold */
 		ret = helper_batch_register(fd, count, PDB_PREFIX, held, NULL,
-					    NULL, &res);
+					    &majors[held], &res);
 		if (ret) {
 			report_error(&rep, "register batch: %s",
 				     errno_name(ret));
@@ -187,7 +192,7 @@ static void verify(struct pdb_point *pt)
 			     held, added.n);
 	for (i = 0; i < added.n; i++) {
 		idx = our_index(added.v[i].name);
-		if (idx < 0 || seen[idx]) {
+		if (idx < 0 || seen[idx] || majors[idx] != added.v[i].major) {
 			report_error(&rep,
 				     "%u registered: unexpected major %d '%s'",
 				     held, added.v[i].major, added.v[i].name);
