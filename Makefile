@@ -28,7 +28,7 @@ DEB_PACKAGES := \
 	qemu-system-x86 qemu-utils \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
 	python3 python3-libvirt python3-pytest python3-matplotlib \
-	fio lvm2 busybox-static libcmocka-dev
+	fio lvm2 busybox-static libcmocka-dev libc6-dev
 
 .PHONY: help deps run test clean distclean
 
