@@ -26,37 +26,7 @@ kmake() {
 		-j"$jobs" "$@"
 }
 
-# tinyconfig is allnoconfig over the tiny fragments; ours go last.
-allconfig=$obj/blkscale.allconfig
-{
-	cat "$src/kernel/configs/tiny-base.config" \
-		"$src/kernel/configs/tiny.config" \
-		"$src/arch/x86/configs/tiny.config"
-	for f in $(variant_fragments "$variant"); do cat "$f"; done
-} >"$allconfig"
-KCONFIG_ALLCONFIG=$allconfig kmake -s KCONFIG_CONFIG=.config.new \
-	allnoconfig >"$obj/config.log" 2>&1 ||
-	die "$variant: configuration failed (see $obj/config.log)"
-
-# Every option a fragment asks for must survive kconfig's dependencies.
-missing=
-for f in $(variant_fragments "$variant"); do
-	while IFS= read -r line; do
-		case $line in
-		CONFIG_*=*) grep -qxF "$line" "$obj/.config.new" || missing="$missing ${line%%=*}(${f#"$TOP"/})" ;;
-		"# CONFIG_"*" is not set") sym=${line#\# }; sym=${sym%% *}
-			grep -q "^$sym=" "$obj/.config.new" && missing="$missing $sym(${f#"$TOP"/})" ;;
-		esac
-	done <"$f"
-done
-[ -z "$missing" ] || die "$variant: options not applied by kconfig:$missing"
-
-# Replace .config only when it changed, so kbuild keeps its objects.
-if ! cmp -s "$obj/.config.new" "$obj/.config"; then
-	mv "$obj/.config.new" "$obj/.config"
-else
-	rm -f "$obj/.config.new"
-fi
+configure_tree "$src" "$obj" "$variant" "$obj/config.log"
 
 log "build $variant ($jobs jobs)"
 kmake bzImage modules >"$obj/build.log" 2>&1 || {

@@ -68,11 +68,7 @@ checkpatch=$LINUX_GIT/scripts/checkpatch.pl
 # --- a clean tree at base -----------------------------------------------
 if [ ! -e "$src/.git" ]; then
 	rm -rf "$src"
-	git -C "$LINUX_GIT" worktree prune
-	git -C "$LINUX_GIT" worktree add -q --detach "$src" base
-	gitdir=$(git -C "$src" rev-parse --git-dir)
-	mkdir -p "$gitdir/info"
-	printf '/.obj-*\n/.scmversion\n' >>"$gitdir/info/exclude"
+	add_worktree "$src" --detach
 fi
 git -C "$src" am --abort >/dev/null 2>&1 || true
 git -C "$src" checkout -q -f --detach base
@@ -81,23 +77,8 @@ git -C "$src" clean -q -f -d
 : >"$src/.scmversion"
 mkdir -p "$obj"
 
-# The configuration build.sh gives the patched variant: tinyconfig with
-# the project's fragments last.
-allconfig=$obj/blkscale.allconfig
-{
-	cat "$src/kernel/configs/tiny-base.config" \
-		"$src/kernel/configs/tiny.config" \
-		"$src/arch/x86/configs/tiny.config"
-	for f in $(variant_fragments patched); do cat "$f"; done
-} >"$allconfig"
-KCONFIG_ALLCONFIG=$allconfig kmake -s KCONFIG_CONFIG=.config.new \
-	allnoconfig >"$CHECK/config.log" 2>&1 ||
-	die "check-series: configuration failed (see ${CHECK#"$TOP"/}/config.log)"
-if ! cmp -s "$obj/.config.new" "$obj/.config"; then
-	mv "$obj/.config.new" "$obj/.config"
-else
-	rm -f "$obj/.config.new"
-fi
+# The configuration build.sh gives the patched variant.
+configure_tree "$src" "$obj" patched "$CHECK/config.log"
 
 count="${#patches[@]} patch"
 [ "${#patches[@]}" = 1 ] || count="${count}es"

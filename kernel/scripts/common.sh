@@ -48,3 +48,53 @@ variant_fragments() {
 		echo "$TOP/kernel/configs/debug.config"
 	fi
 }
+
+# A git worktree of the pristine tree at base, ignoring build output.
+add_worktree() {
+	local src=$1 gitdir
+	shift
+	mkdir -p "$(dirname "$src")"
+	git -C "$LINUX_GIT" worktree prune
+	git -C "$LINUX_GIT" worktree add -q "$@" "$src" base
+	gitdir=$(git -C "$src" rev-parse --git-dir)
+	mkdir -p "$gitdir/info"
+	printf '/.obj-*\n/.scmversion\n' >>"$gitdir/info/exclude"
+}
+
+# Write OBJ/.config for VARIANT: tinyconfig (allnoconfig over the tiny
+# fragments) with our fragments last.  Every option a fragment asks for
+# must survive kconfig's dependencies; .config is replaced only when it
+# changed, so kbuild keeps its objects.
+configure_tree() {
+	local src=$1 obj=$2 variant=$3 log=$4 f line sym missing=
+	mkdir -p "$obj"
+	{
+		cat "$src/kernel/configs/tiny-base.config" \
+			"$src/kernel/configs/tiny.config" \
+			"$src/arch/x86/configs/tiny.config"
+		for f in $(variant_fragments "$variant"); do cat "$f"; done
+	} >"$obj/blkscale.allconfig"
+	KCONFIG_ALLCONFIG=$obj/blkscale.allconfig make -s -C "$src" O="$obj" \
+		KCONFIG_CONFIG=.config.new allnoconfig >"$log" 2>&1 ||
+		die "$variant: configuration failed (see $log)"
+	for f in $(variant_fragments "$variant"); do
+		while IFS= read -r line; do
+			case $line in
+			CONFIG_*=*)
+				grep -qxF "$line" "$obj/.config.new" ||
+					missing="$missing ${line%%=*}(${f#"$TOP"/})" ;;
+			"# CONFIG_"*" is not set")
+				sym=${line#\# }
+				sym=${sym%% *}
+				! grep -q "^$sym=" "$obj/.config.new" ||
+					missing="$missing $sym(${f#"$TOP"/})" ;;
+			esac
+		done <"$f"
+	done
+	[ -z "$missing" ] || die "$variant: options not applied by kconfig:$missing"
+	if ! cmp -s "$obj/.config.new" "$obj/.config"; then
+		mv "$obj/.config.new" "$obj/.config"
+	else
+		rm -f "$obj/.config.new"
+	fi
+}

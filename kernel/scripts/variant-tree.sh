@@ -16,16 +16,11 @@ series_files() {
 
 if [ ! -e "$src/.git" ]; then
 	log "worktree $(basename "$src")"
-	mkdir -p "$KOUT"
-	git -C "$LINUX_GIT" worktree prune
 	if [ "$variant" = stock ]; then
-		git -C "$LINUX_GIT" worktree add -q --detach "$src" base
+		add_worktree "$src" --detach
 	else
-		git -C "$LINUX_GIT" worktree add -q -B patched "$src" base
+		add_worktree "$src" -B patched
 	fi
-	gitdir=$(git -C "$src" rev-parse --git-dir)
-	mkdir -p "$gitdir/info"
-	printf '/.obj-*\n/.scmversion\n' >>"$gitdir/info/exclude"
 fi
 # An empty .scmversion keeps setlocalversion from appending "+" for a
 # git tree: the release names the variant instead (build.sh).
