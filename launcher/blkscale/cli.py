@@ -1,0 +1,41 @@
+"""Command line entry point: `blkscale SUBCOMMAND ...`."""
+
+import argparse
+import sys
+
+from . import VERSION, commands
+from .errors import EXIT_INTERRUPTED, BlkscaleError, TopologyError
+
+
+def build_parser(registry):
+    parser = argparse.ArgumentParser(
+        prog="blkscale",
+        description="Large-scale disk topology simulator: boots a kernel "
+                    "under QEMU with the disks a topology file describes "
+                    "and brings the guest's measurements home as JSON.")
+    parser.add_argument("--version", action="version",
+                        version=f"blkscale {VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND",
+                                required=True)
+    for name, module in registry.items():
+        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(p)
+        p.set_defaults(_module=module)
+    return parser
+
+
+def main(argv=None):
+    try:
+        registry = commands.discover()
+        args = build_parser(registry).parse_args(argv)
+        return args._module.main(args)
+    except TopologyError as e:
+        # Exactly one line: FILE: FIELD: PROBLEM.
+        print(e, file=sys.stderr)
+        return e.status
+    except BlkscaleError as e:
+        print(f"blkscale: {e}", file=sys.stderr)
+        return e.status
+    except KeyboardInterrupt:
+        print("blkscale: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED

@@ -1,0 +1,160 @@
+"""blkscale run TOPO: boot the topology on each kernel variant."""
+
+import datetime
+import os
+import re
+import resource
+import sys
+from pathlib import Path
+
+from .. import paths, topology
+from ..errors import EXIT_INTERRUPTED, Interrupted, UsageError, worst
+from ..qemu import accel as accel_mod
+from ..qemu import argv as qargv
+from ..run import summary
+from ..run.progress import Progress
+from ..run.session import Options, kernel_files, now_iso, run_variant
+from ..run.signals import interruptible
+
+NAME = "run"
+HELP = ("Boot a topology under QEMU on each kernel variant and collect "
+        "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a guest "
+        "step failed, 2 usage or invalid topology, 3 QEMU or results channel "
+        "failure, 4 timeout or hung guest, 5 kernel panic, 130 interrupted.")
+
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
+
+
+def add_arguments(parser):
+    parser.add_argument("topology", metavar="TOPO", help="topology file")
+    parser.add_argument("--variant", action="append", metavar="NAME",
+                        help="kernel variant to boot (repeatable; default: "
+                             "the topology's guest.variants)")
+    parser.add_argument("--accel", choices=("auto", "tcg", "kvm"),
+                        default="auto", help="auto: KVM only if a short "
+                        "probe boot under KVM reaches init (default)")
+    parser.add_argument("--show-command", action="store_true",
+                        help="print the QEMU command line, then run it")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the QEMU command line and stop; paths "
+                             "of the run's temporary directory show as "
+                             "@RUNDIR@")
+    parser.add_argument("--run-id", metavar="ID",
+                        help="name of the run (default: UTC time and "
+                             "topology name)")
+    parser.add_argument("--results-dir", metavar="DIR",
+                        help="where runs go (default: results/)")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no live progress line")
+
+
+def _variants(args, topo):
+    variants = args.variant or topo.guest.variants
+    for v in variants:
+        if not VARIANT.fullmatch(v):
+            raise UsageError(f"--variant: {v!r} is not a variant name")
+    return list(dict.fromkeys(variants))
+
+
+def _dry_run(planned, variants, args, qemu):
+    rundir = "@RUNDIR@"
+    requested = "tcg" if args.accel == "auto" else args.accel
+    for variant in variants:
+        files = qargv.RunFiles(
+            kernel=str(paths.kernel_dir(variant) / "bzImage"),
+            initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
+            qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
+            disks=f"{rundir}/disks")
+        argv = qargv.build_argv(planned, files, variant, requested, qemu)
+        print(f"# {variant}")
+        print(qargv.shell_command(argv))
+    return 0
+
+
+def _host_cpu():
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _kernel_nr_cpus(variant):
+    config = paths.kernel_dir(variant) / "config"
+    try:
+        for line in config.read_text().splitlines():
+            if line.startswith("CONFIG_NR_CPUS="):
+                return int(line.split("=", 1)[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _raise_fd_limit(needed):
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if needed > soft:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+
+
+def main(args):
+    planned = topology.prepare(args.topology)
+    topo = planned.topo
+    variants = _variants(args, topo)
+    qemu = paths.qemu_binary()
+    if args.dry_run:
+        return _dry_run(planned, variants, args, qemu)
+
+    # Everything that can be refused is refused before anything starts.
+    kernels = {v: kernel_files(v) for v in variants}
+    for v in variants:
+        nr = _kernel_nr_cpus(v)
+        if nr is not None and topo.guest.vcpus > nr:
+            raise UsageError(f"{args.topology}: guest.vcpus: {topo.guest.vcpus}"
+                             f" exceeds CONFIG_NR_CPUS={nr} of the {v} kernel")
+    run_id = args.run_id or (datetime.datetime.now(datetime.timezone.utc)
+                             .strftime("%Y%m%d-%H%M%S") + "-" + topo.name)
+    if not RUN_ID.fullmatch(run_id):
+        raise UsageError(f"--run-id: {run_id!r}: use letters, digits, . _ -")
+    base = Path(args.results_dir) if args.results_dir else paths.results_dir()
+    run_dir = base / run_id
+    if run_dir.exists():
+        raise UsageError(f"{paths.display(run_dir)}: exists; choose another "
+                         "--run-id")
+    version = accel_mod.qemu_version(qemu)
+    progress = Progress(enabled=not args.quiet)
+    status = EXIT_INTERRUPTED
+    outcomes = []
+    started = now_iso()
+    try:
+        with interruptible():
+            accel, reason = accel_mod.choose(args.accel, qemu, version,
+                                             kernels[variants[0]][0],
+                                             progress)
+            if accel == "kvm":
+                planned = topology.prepare(args.topology, accel="kvm")
+            _raise_fd_limit(planned.resources.fds)
+            opts = Options(qemu, accel, version, _host_cpu(),
+                           args.show_command, progress)
+            for variant in variants:
+                outcomes.append(run_variant(planned, variant, run_id,
+                                            run_dir / variant, opts))
+            status = worst(o.status for o in outcomes)
+            doc = summary.document(run_id, topo, accel, reason, started,
+                                   now_iso(), outcomes, status, run_dir)
+            path = summary.write(run_dir, doc)
+    except Interrupted as e:
+        progress.end()
+        print(f"blkscale: {e}; QEMU stopped and temporary files removed",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    out, errs = summary.report(doc, outcomes, path)
+    for line in errs:
+        print(line, file=sys.stderr)
+    for line in out:
+        print(line)
+    sys.stdout.flush()
+    return status

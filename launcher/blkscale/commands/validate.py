@@ -1,0 +1,32 @@
+"""blkscale validate TOPO...: check topology files without booting."""
+
+import sys
+
+from .. import topology
+from ..errors import EXIT_OK, EXIT_USAGE, TopologyError
+
+NAME = "validate"
+HELP = ("Check topology files: syntax, fields, PCI layout and resources. "
+        "One line per file; exit status 2 if any is invalid.")
+
+
+def add_arguments(parser):
+    parser.add_argument("topologies", nargs="+", metavar="TOPO",
+                        help="topology file(s), e.g. topologies/smoke.toml")
+
+
+def main(args):
+    status = EXIT_OK
+    for path in args.topologies:
+        try:
+            planned = topology.prepare(path)
+        except TopologyError as e:
+            print(e, file=sys.stderr)
+            status = EXIT_USAGE
+            continue
+        topo = planned.topo
+        e = topo.expected
+        print(f"{path}: ok ({topo.expected_total} disks: virtio {e['virtio']},"
+              f" scsi {e['scsi']}, sim {e['sim']}; "
+              f"{len(planned.layout.bridges)} pci-bridges)")
+    return status

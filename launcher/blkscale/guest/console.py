@@ -1,0 +1,72 @@
+"""What the launcher reads on the guest console (ttyS0).
+
+Only liveness and progress: disks attached so far, the kernel reaching
+init, a panic.  Results never come from the console.  The disk lines are
+the 6.1 printk formats:
+
+  drivers/scsi/sd.c         sd 0:0:1:2: [sdb] Attached SCSI disk
+                            (also "Attached SCSI removable disk")
+  drivers/block/virtio_blk.c  virtio_blk virtio3: [vda] 2048 512-byte
+                            logical blocks (1.05 MB/1.00 MiB)
+                            (a later resize prints "new size: ")
+  drivers/block/null_blk    null_blk: disk nullb0 created
+"""
+
+import re
+from collections import deque
+
+PANIC = "Kernel panic - not syncing"
+_SCSI = re.compile(rb"\] Attached SCSI (?:removable )?disk\s*$")
+_VIRTIO = re.compile(rb"virtio_blk virtio\d+: \[vd[a-z]+\] \d+ \d+-byte "
+                     rb"logical blocks")
+_NULLB = re.compile(rb"null_blk: disk nullb\d+ created")
+_INIT = re.compile(rb"Run \S+ as init process")
+_BLKSCALE = re.compile(rb"blkscale: ([a-z_-]+):")
+
+
+class ConsoleWatcher:
+    """Fed console bytes; keeps counts, the panic state and a tail."""
+
+    def __init__(self, tail_lines=40):
+        self.scsi = 0
+        self.virtio = 0
+        self.nullb = 0
+        self.reached_init = False
+        self.panic = None           # the panic line, once seen
+        self.last_phase = None      # from "blkscale: <phase>:" lines
+        self._tail = deque(maxlen=tail_lines)
+        self._partial = b""
+
+    @property
+    def disks(self):
+        return self.scsi + self.virtio + self.nullb
+
+    def feed(self, data):
+        data = self._partial + data
+        lines = data.split(b"\n")
+        self._partial = lines.pop()
+        for line in lines:
+            self._line(line.rstrip(b"\r"))
+
+    def _line(self, line):
+        self._tail.append(line.decode("utf-8", "replace"))
+        if _SCSI.search(line):
+            self.scsi += 1
+        elif _VIRTIO.search(line) and b"new size:" not in line:
+            self.virtio += 1
+        elif _NULLB.search(line):
+            self.nullb += 1
+        elif _INIT.search(line):
+            self.reached_init = True
+        elif PANIC.encode() in line and self.panic is None:
+            self.panic = line.decode("utf-8", "replace").strip()
+        m = _BLKSCALE.search(line)
+        if m:
+            self.last_phase = m.group(1).decode()
+
+    def tail(self):
+        """The last console lines, including an unterminated one."""
+        lines = list(self._tail)
+        if self._partial:
+            lines.append(self._partial.decode("utf-8", "replace"))
+        return "\n".join(lines)

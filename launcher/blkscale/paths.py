@@ -1,0 +1,40 @@
+"""Where things are, relative to the repository (never absolute paths)."""
+
+import os
+from pathlib import Path
+
+# launcher/blkscale/paths.py -> repository root is two levels above launcher/.
+REPO = Path(__file__).resolve().parents[2]
+
+
+def build_dir():
+    """The build directory: $BUILD (as the Makefile exports it) or build/."""
+    value = os.environ.get("BUILD", "build")
+    path = Path(value)
+    return path if path.is_absolute() else REPO / path
+
+
+def kernel_dir(variant):
+    return build_dir() / "kernel" / "out" / variant
+
+
+def initramfs(variant):
+    return build_dir() / "initramfs" / f"{variant}.cpio"
+
+
+def results_dir():
+    return REPO / "results"
+
+
+def qemu_binary():
+    """The QEMU to run; BLKSCALE_QEMU overrides it (tests use a fake)."""
+    return os.environ.get("BLKSCALE_QEMU", "qemu-system-x86_64")
+
+
+def display(path):
+    """A path as people should read it: relative to the repository if inside."""
+    path = Path(path)
+    try:
+        return str(path.resolve().relative_to(REPO))
+    except ValueError:
+        return str(path)

@@ -1,0 +1,1 @@
+"""QEMU backend: the command line, the process, QMP, the accelerator."""

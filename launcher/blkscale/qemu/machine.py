@@ -1,0 +1,225 @@
+"""One QEMU process: configure, launch, wait, shutdown.
+
+Modelled on QEMU's python/qemu/machine QEMUMachine, cut down to what the
+launcher needs: the process runs in its own process group (so that
+cleanup can kill everything it started), dies with the launcher
+(PR_SET_PDEATHSIG), and its stderr goes to a log file whose tail ends up
+in the exceptions.
+"""
+
+import ctypes
+import os
+import shlex
+import signal
+import subprocess
+import time
+
+from ..errors import (EXIT_GUEST_FAILURE, EXIT_PANIC, EXIT_TIMEOUT,
+                      BlkscaleError)
+from .qmp import Qmp, QmpError
+
+PR_SET_PDEATHSIG = 1
+
+
+class MachineError(BlkscaleError):
+    """A QEMU run went wrong; carries the command and the console tail."""
+    status = EXIT_GUEST_FAILURE
+    kind = "qemu-failure"
+
+    def __init__(self, message, command=(), tail=""):
+        super().__init__(message)
+        self.command = list(command)
+        self.tail = tail
+
+    def details(self):
+        text = str(self)
+        if self.tail:
+            text += "\n--- console tail ---\n" + self.tail.rstrip() + "\n---"
+        return text
+
+
+class LaunchError(MachineError):
+    """QEMU did not start: bad argv, missing file, no QMP greeting."""
+    kind = "launch-failure"
+
+
+class QemuDied(MachineError):
+    """QEMU exited before the guest finished its plan."""
+    kind = "qemu-died"
+
+
+class ChannelBroken(MachineError):
+    """The results stream is incomplete or corrupt."""
+    kind = "channel-broken"
+
+
+class GuestTimeout(MachineError):
+    status = EXIT_TIMEOUT
+    kind = "timeout"
+
+
+class GuestHang(MachineError):
+    status = EXIT_TIMEOUT
+    kind = "hang"
+
+
+class GuestPanic(MachineError):
+    status = EXIT_PANIC
+    kind = "panic"
+
+
+def _child_setup():
+    # QEMU must not outlive the launcher, even if the launcher is killed.
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class Machine:
+    """A QEMU process and its QMP connection; a context manager."""
+
+    def __init__(self, log_path):
+        self.log_path = str(log_path)
+        self.argv = None
+        self.qmp_path = None
+        self._proc = None
+        self._qmp = None
+        self._log = None
+        self.spawned_at = None
+        self.qemu_start_s = None
+        self.peak_rss_kib = 0
+
+    def configure(self, argv, qmp_path):
+        if self._proc is not None:
+            raise RuntimeError("configure() after launch()")
+        self.argv = list(argv)
+        self.qmp_path = str(qmp_path)
+
+    @property
+    def command(self):
+        return shlex.join(self.argv or [])
+
+    @property
+    def pid(self):
+        return self._proc.pid if self._proc else None
+
+    def is_running(self):
+        return self._proc is not None and self._proc.poll() is None
+
+    def exitcode(self):
+        return self._proc.poll() if self._proc else None
+
+    def qemu_log(self, limit=4000):
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - limit))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def launch(self, timeout=60):
+        """Start QEMU and wait for its QMP greeting (qemu_start_s).
+
+        Returns the start-up time, or None if QEMU already exited with
+        status 0 (the guest ran to completion before the greeting was read).
+        """
+        if self.argv is None:
+            raise RuntimeError("launch() before configure()")
+        self._log = open(self.log_path, "wb")
+        self.spawned_at = time.monotonic()
+        try:
+            self._proc = subprocess.Popen(
+                self.argv, stdin=subprocess.DEVNULL, stdout=self._log,
+                stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_child_setup, close_fds=True)
+        except OSError as e:
+            raise LaunchError(f"cannot run {self.argv[0]}: {e.strerror}",
+                              self.argv) from None
+        self._qmp = Qmp(self.qmp_path)
+        try:
+            self._qmp.connect(self.spawned_at + timeout, self.is_running)
+        except QmpError as e:
+            code = self._reap(2)
+            if code == 0:
+                # A guest that finished before we connected: let the caller
+                # read what it left; there is just no start-up time.
+                return None
+            message = f"QEMU did not start: {e}"
+            if code is not None:
+                message = f"QEMU exited with status {code} while starting"
+            log = self.qemu_log().strip()
+            if log:
+                message += ": " + log.splitlines()[-1]
+            self.shutdown(hard=True)
+            raise LaunchError(message, self.argv, log) from None
+        self.qemu_start_s = time.monotonic() - self.spawned_at
+        return self.qemu_start_s
+
+    def sample_rss(self):
+        """Peak resident memory of QEMU so far (VmHWM), KiB."""
+        if not self.is_running():
+            return self.peak_rss_kib
+        try:
+            with open(f"/proc/{self._proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmHWM:"):
+                        self.peak_rss_kib = max(self.peak_rss_kib,
+                                                int(line.split()[1]))
+        except (OSError, ValueError, IndexError):
+            pass
+        return self.peak_rss_kib
+
+    def wait(self, timeout=None):
+        """Wait for QEMU to exit; its status, or None on timeout."""
+        return self._reap(timeout)
+
+    def _reap(self, timeout):
+        if self._proc is None:
+            return None
+        try:
+            return self._proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def _signal_group(self, sig):
+        try:
+            os.killpg(self._proc.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            pass
+
+    def shutdown(self, hard=False, timeout=10):
+        """Stop QEMU: QMP quit, then SIGTERM, then SIGKILL to its group."""
+        if self._proc is not None:
+            if self.is_running() and not hard and self._qmp is not None:
+                try:
+                    self._qmp.command("quit",
+                                      deadline=time.monotonic() + timeout)
+                except QmpError:
+                    pass
+                self._reap(timeout)
+            if self.is_running():
+                self._signal_group(signal.SIGTERM)
+                self._reap(min(timeout, 3))
+            if self.is_running():
+                # Only while QEMU is unreaped is its group id surely ours.
+                self._signal_group(signal.SIGKILL)
+            self._proc.wait()
+        if self._qmp is not None:
+            self._qmp.close()
+            self._qmp = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        return self.exitcode()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.shutdown(hard=True)
+        return False

@@ -1,0 +1,1 @@
+"""Running guests: one variant at a time, progress, results, summary."""

@@ -1,0 +1,189 @@
+"""results.json of one variant (schema in launcher/RESULTS.md).
+
+Built only from a complete, valid results stream; written atomically
+(temporary name, fsync, rename) so that a results.json is never partial.
+"""
+
+import json
+import os
+import re
+import tempfile
+
+from .. import VERSION, paths
+
+SCHEMA = {"name": "blkscale-results", "version": 1}
+SUMMARY_SCHEMA = {"name": "blkscale-summary", "version": 1}
+
+# Sections the launcher interprets rather than copies under their own name.
+_INTERPRETED = {"fio_raw"}
+# The protocol's section names for steps whose tool name differs.
+_SECTION_ALIASES = {"devtaudit": "devt_audit"}
+
+
+def write_json_atomic(path, data):
+    path = os.fspath(path)
+    directory = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
+    try:
+        with os.fdopen(fd, "w") as f:
+            json.dump(data, f, indent=1, sort_keys=False)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.rename(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    dfd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def disks_found(disks_section):
+    """Count the guest's block devices by driver family."""
+    found = {"vd": 0, "sd": 0, "nullb": 0}
+    entries = []
+    if isinstance(disks_section, dict):
+        entries = disks_section.get("disks") or []
+    for disk in entries:
+        name = disk.get("name", "") if isinstance(disk, dict) else ""
+        for prefix in found:
+            if re.fullmatch(prefix + r"[a-z0-9]+", name):
+                found[prefix] += 1
+                break
+    found["total"] = sum(found.values())
+    return found
+
+
+def derive_fio(raw, disk_map, verify):
+    """Per-disk verdicts from fio's JSON (section fio_raw)."""
+    if not isinstance(raw, dict):
+        return None
+    jobs = []
+    for job in raw.get("jobs") or []:
+        name = job.get("jobname", "")
+        group, index, disk = disk_map.get(name, (None, None, None))
+        entry = {"job": name, "group": group, "index": index, "disk": disk,
+                 "error": job.get("error", 0)}
+        for rw in ("read", "write"):
+            stats = job.get(rw) or {}
+            lat = (stats.get("lat_ns") or {}).get("mean")
+            entry[rw] = {
+                "io_bytes": stats.get("io_bytes", 0),
+                "iops": stats.get("iops", 0.0),
+                "bw_kib_s": stats.get("bw", 0),
+                "lat_mean_us": round(lat / 1000, 3) if lat else None,
+            }
+        entry["ok"] = entry["error"] == 0
+        jobs.append(entry)
+    ok = sum(1 for j in jobs if j["ok"])
+    return {"fio_version": raw.get("fio version"), "verify": bool(verify),
+            "disks": len(jobs), "ok": ok, "failed": len(jobs) - ok,
+            "jobs": jobs}
+
+
+def _memory(guest, found_total, peak_rss_kib):
+    meminfo = {}
+    if isinstance(guest, dict):
+        meminfo = guest.get("meminfo_kib") or {}
+    slab = meminfo.get("Slab")
+    return {
+        "guest_mem_total_kib": meminfo.get("MemTotal"),
+        "guest_mem_available_kib": meminfo.get("MemAvailable"),
+        "guest_slab_kib": slab,
+        "guest_slab_kib_per_disk": (round(slab / found_total, 2)
+                                    if slab and found_total else None),
+        "qemu_peak_rss_kib": peak_rss_kib or None,
+    }
+
+
+def name_warnings(layout, topo, disks_section):
+    """Check the predicted virtio_blk names against the disk sizes seen."""
+    sizes = {}
+    if isinstance(disks_section, dict):
+        for d in disks_section.get("disks") or []:
+            if isinstance(d, dict):
+                sizes[d.get("name")] = d.get("sectors")
+    warnings = []
+    for (gid, index), name in layout.blk_names().items():
+        group = topo.group(gid)
+        want = group.size_bytes // 512
+        got = sizes.get(name)
+        if got is not None and got != want:
+            warnings.append(f"{name} has {got} sectors, group {gid} disks have "
+                            f"{want}: predicted virtio_blk names may be wrong")
+            break
+    return warnings
+
+
+def build(ctx, stream):
+    """The results.json document of one finished variant."""
+    topo, layout = ctx.planned.topo, ctx.planned.layout
+    sections = stream.sections
+    found = disks_found(sections.get("disks"))
+    steps = stream.steps
+    census = next((s for s in steps if s["name"] == "census"), None)
+    expected = dict(topo.expected, total=topo.expected_total)
+    doc = {
+        "schema": SCHEMA,
+        "run": {"id": ctx.run_id, "started": ctx.started,
+                "finished": ctx.finished, "launcher_version": VERSION},
+        "kernel": {"variant": ctx.variant, "release": ctx.release,
+                   "guest_release": stream.release},
+        "topology": {
+            "name": topo.name, "file": paths.display(topo.path),
+            "description": topo.description, "expected": expected,
+            "pci": {"devices": len(layout.devices),
+                    "bridges": len(layout.bridges)},
+        },
+        "host": {
+            "qemu_version": ctx.qemu_version, "accelerator": ctx.accel,
+            "cpu_model": ctx.host_cpu, "host_cpus": os.cpu_count(),
+            "vcpus": topo.guest.vcpus, "memory_mib": topo.guest.memory_mib,
+            "command": ctx.argv,
+        },
+        "boot": {
+            "qemu_start_s": _round(ctx.qemu_start_s),
+            "kernel_to_init_s": stream.init_uptime_s,
+            "census_complete_s": census["end_s"] if census else None,
+            "guest_done_s": stream.done_uptime_s,
+            "wall_to_init_s": _round(ctx.wall_to_init_s),
+            "wall_to_census_s": _round(ctx.wall_to_census_s),
+            "wall_s": _round(ctx.wall_s),
+        },
+        "disks": {"expected": expected, "found": found},
+        "memory": _memory(sections.get("guest"), found["total"],
+                          ctx.peak_rss_kib),
+        "steps": steps,
+        "verdict": "ok" if stream.done == "ok" else "failed",
+        "warnings": ctx.warnings + name_warnings(layout, topo,
+                                                 sections.get("disks")),
+    }
+    for name, value in sections.items():
+        if name in _INTERPRETED:
+            continue
+        if name == "disks":
+            doc["disks"]["list"] = (value.get("disks")
+                                    if isinstance(value, dict) else value)
+            continue
+        key = _SECTION_ALIASES.get(name, name)
+        if key in doc:
+            # Never let a guest section overwrite what the launcher measured.
+            doc["warnings"].append(f"section {name} renamed section_{name}")
+            key = f"section_{name}"
+        doc[key] = value
+    if "fio_raw" in sections:
+        doc["fio"] = derive_fio(sections["fio_raw"], ctx.fio_disk_map,
+                                topo.plan.fio.verify)
+        doc["fio_raw"] = sections["fio_raw"]
+    return doc
+
+
+def _round(value):
+    return round(value, 3) if value is not None else None

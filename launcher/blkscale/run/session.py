@@ -1,0 +1,295 @@
+"""One guest run: one topology on one kernel variant, start to results.
+
+Prepares a private temporary directory (per-run initramfs, disk images,
+console and results files, QMP socket), starts QEMU, watches the console
+and the results stream until the guest is done, and turns what happened
+into an Outcome: results.json for a complete stream, an error with the
+console tail otherwise.  QEMU and the temporary directory are gone when
+run_variant() returns or raises, whatever happened.
+"""
+
+import datetime
+import os
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+from .. import paths
+from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
+                      Interrupted, UsageError)
+from ..guest import cpio, planfiles
+from ..guest.channel import ChannelError, ResultsParser
+from ..guest.console import ConsoleWatcher
+from ..qemu import argv as qargv
+from ..qemu.machine import (ChannelBroken, GuestHang, GuestPanic,
+                            GuestTimeout, Machine, MachineError, QemuDied)
+from . import results as results_mod
+
+POLL_S = 0.2
+# After a panic line, how long QEMU gets to print the trace and exit.
+PANIC_GRACE_S = 5
+# After BLKSCALE-DONE the guest reboots; QEMU should exit promptly.
+EXIT_GRACE_S = 30
+
+
+def now_iso():
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(
+        timespec="seconds")
+
+
+@dataclass
+class Options:
+    qemu: str
+    accel: str
+    qemu_version: str
+    host_cpu: str
+    show_command: bool = False
+    progress: object = None
+
+
+@dataclass
+class Context:
+    """Everything results.json records about how the run was made."""
+    planned: object
+    variant: str
+    run_id: str
+    accel: str
+    qemu_version: str
+    host_cpu: str
+    release: str = ""
+    argv: list = field(default_factory=list)
+    started: str = ""
+    finished: str = ""
+    qemu_start_s: float = None
+    wall_s: float = None
+    # Host clock, from QEMU's start: guest uptimes drift under a loaded TCG.
+    wall_to_init_s: float = None
+    wall_to_census_s: float = None
+    peak_rss_kib: int = 0
+    warnings: list = field(default_factory=list)
+    fio_disk_map: dict = field(default_factory=dict)
+
+
+@dataclass
+class Outcome:
+    variant: str
+    status: int
+    kind: str                   # ok, step-failed, panic, hang, timeout, ...
+    message: str
+    expected: dict
+    found: dict = None
+    boot: dict = None
+    steps: list = field(default_factory=list)
+    results: str = None         # path of results.json, if written
+    console: str = None         # path of console.log, if kept
+    tail: str = ""
+
+
+def kernel_files(variant):
+    """bzImage, base initramfs and release of a variant, or UsageError."""
+    kdir = paths.kernel_dir(variant)
+    bzimage = kdir / "bzImage"
+    base = paths.initramfs(variant)
+    for path, hint in ((bzimage, "make kernel"), (base, "make initramfs")):
+        if not path.is_file():
+            raise UsageError(f"{paths.display(path)}: missing ({hint})")
+    release_file = kdir / "release"
+    release = (release_file.read_text().strip()
+               if release_file.is_file() else "")
+    return bzimage, base, release
+
+
+def _make_images(planned, files):
+    os.makedirs(files.disks, exist_ok=True)
+    for path, size in qargv.image_files(planned, files):
+        with open(path, "wb") as f:
+            f.truncate(size)
+
+
+def _drain(handle, sink):
+    data = handle.read()
+    if data:
+        sink(data)
+    return bool(data)
+
+
+def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
+    """Poll until QEMU exits; raise on panic, hang, timeouts, bad stream."""
+    expected = ctx.planned.topo.expected_total
+    spawn = machine.spawned_at
+    last_activity = time.monotonic()
+    done_at = None
+    panic_at = None
+    with open(files.console, "rb") as con, open(files.results, "rb") as res:
+        def drain():
+            active = _drain(con, watcher.feed)
+            try:
+                active |= _drain(res, parser.feed)
+            except ChannelError as e:
+                raise ChannelBroken(str(e), machine.argv,
+                                    watcher.tail()) from None
+            return active
+
+        def milestones(now):
+            if parser.phase is not None and ctx.wall_to_init_s is None:
+                ctx.wall_to_init_s = now - spawn
+            if ctx.wall_to_census_s is None and any(
+                    s["name"] == "census" for s in parser.results.steps):
+                ctx.wall_to_census_s = now - spawn
+
+        while True:
+            now = time.monotonic()
+            if drain():
+                last_activity = now
+            milestones(now)
+            machine.sample_rss()
+            if machine.exitcode() is not None:
+                drain()
+                milestones(now)
+                break
+            if watcher.panic and panic_at is None:
+                panic_at = now
+            if panic_at is not None and now - panic_at > PANIC_GRACE_S:
+                break
+            if parser.complete and done_at is None:
+                done_at = now
+            if done_at is not None and now - done_at > EXIT_GRACE_S:
+                ctx.warnings.append("QEMU did not exit after the guest "
+                                    "finished; it was stopped")
+                break
+            elapsed = now - spawn
+            if parser.phase is None and elapsed > timeouts.boot_s:
+                raise GuestTimeout(f"the guest did not reach /init within "
+                                   f"timeouts.boot_s = {timeouts.boot_s} s",
+                                   machine.argv, watcher.tail())
+            if elapsed > timeouts.run_s:
+                raise GuestTimeout(f"the run took longer than timeouts.run_s "
+                                   f"= {timeouts.run_s} s", machine.argv,
+                                   watcher.tail())
+            if now - last_activity > timeouts.hang_s:
+                raise GuestHang(f"no console or results output for "
+                                f"timeouts.hang_s = {timeouts.hang_s} s "
+                                f"(phase {parser.phase or 'kernel'})",
+                                machine.argv, watcher.tail())
+            phase = parser.phase or ("kernel" if not watcher.reached_init
+                                     else "init")
+            if opts.progress:
+                opts.progress.update(label, phase, watcher.disks, expected,
+                                     elapsed)
+            time.sleep(POLL_S)
+    if watcher.panic:
+        raise GuestPanic(f"kernel panic: {watcher.panic}", machine.argv,
+                         watcher.tail())
+    code = machine.exitcode()
+    try:
+        return parser.finish()
+    except ChannelError as e:
+        if code not in (0, None):
+            log = machine.qemu_log().strip().splitlines()
+            detail = f": {log[-1]}" if log else ""
+            raise QemuDied(f"QEMU exited with status {code}{detail}",
+                           machine.argv, watcher.tail()) from None
+        raise ChannelBroken(str(e), machine.argv, watcher.tail()) from None
+
+
+def _steps_ok(stream):
+    return stream.done == "ok" and all(s["verdict"] != "failed"
+                                       for s in stream.steps)
+
+
+def run_variant(planned, variant, run_id, out_dir, opts):
+    """Run one variant; returns an Outcome, raises only Interrupted."""
+    topo = planned.topo
+    bzimage, base, release = kernel_files(variant)
+    ctx = Context(planned, variant, run_id, opts.accel, opts.qemu_version,
+                  opts.host_cpu, release=release, started=now_iso())
+    expected = dict(topo.expected, total=topo.expected_total)
+    label = variant
+    tmp = tempfile.mkdtemp(prefix=f"blkscale-{variant}-")
+    watcher = ConsoleWatcher()
+    console_kept = None
+    try:
+        files = qargv.RunFiles(
+            kernel=str(bzimage), initrd=os.path.join(tmp, "initrd.cpio"),
+            console=os.path.join(tmp, "console.log"),
+            qmp=os.path.join(tmp, "qmp.sock"),
+            results=os.path.join(tmp, "results.stream"),
+            disks=os.path.join(tmp, "disks"))
+        archive = planfiles.plan_archive(topo, planned.layout, run_id,
+                                         variant)
+        cpio.concatenate(base, archive, files.initrd)
+        _make_images(planned, files)
+        names = planned.layout.blk_names()
+        ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)
+        ctx.argv = qargv.build_argv(planned, files, variant, opts.accel,
+                                    opts.qemu)
+        if opts.show_command:
+            if opts.progress:
+                opts.progress.end()
+            print(qargv.shell_command(ctx.argv), flush=True)
+        machine = Machine(os.path.join(tmp, "qemu.log"))
+        machine.configure(ctx.argv, files.qmp)
+        parser = ResultsParser()
+        t0 = time.monotonic()
+        try:
+            with machine:
+                if opts.progress:
+                    opts.progress.update(label, "qemu start", 0,
+                                         expected["total"], 0)
+                ctx.qemu_start_s = machine.launch(timeout=topo.timeouts.boot_s)
+                stream = _watch(machine, files, topo.timeouts, watcher, parser,
+                                ctx, opts, label)
+                ctx.peak_rss_kib = machine.sample_rss()
+        finally:
+            if opts.progress:
+                opts.progress.end()
+            ctx.wall_s = time.monotonic() - t0
+            ctx.finished = now_iso()
+        os.makedirs(out_dir, exist_ok=True)
+        console_kept = os.path.join(out_dir, "console.log")
+        shutil.copyfile(files.console, console_kept)
+        doc = results_mod.build(ctx, stream)
+        found = doc["disks"]["found"]
+        status, kind, message = EXIT_OK, "ok", "ok"
+        if not _steps_ok(stream):
+            failed = [s["name"] for s in stream.steps
+                      if s["verdict"] == "failed"]
+            status, kind = EXIT_STEP_FAILED, "step-failed"
+            message = "failed steps: " + (", ".join(failed) or "(none named)")
+        elif found["total"] < expected["total"]:
+            status, kind = EXIT_STEP_FAILED, "disks-missing"
+            message = f"{found['total']} of {expected['total']} disks found"
+        doc["outcome"] = {"status": status, "kind": kind, "message": message}
+        results_path = os.path.join(out_dir, "results.json")
+        results_mod.write_json_atomic(results_path, doc)
+        return Outcome(variant, status, kind, message, expected, found,
+                       doc["boot"], stream.steps, results_path, console_kept)
+    except MachineError as e:
+        if e.tail == "" and watcher.tail():
+            e.tail = watcher.tail()
+        console_kept = _keep_console(tmp, out_dir)
+        return Outcome(variant, e.status, e.kind, str(e), expected,
+                       console=console_kept, tail=e.tail,
+                       boot={"qemu_start_s": ctx.qemu_start_s})
+    except Interrupted:
+        raise
+    except UsageError:
+        raise
+    except OSError as e:
+        where = f"{e.filename}: " if e.filename else ""
+        return Outcome(variant, EXIT_GUEST_FAILURE, "host-error",
+                       f"{where}{e.strerror}", expected)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _keep_console(tmp, out_dir):
+    """A failed run keeps its console log for the post-mortem."""
+    src = os.path.join(tmp, "console.log")
+    if not os.path.exists(src):
+        return None
+    os.makedirs(out_dir, exist_ok=True)
+    dst = os.path.join(out_dir, "console.log")
+    shutil.copyfile(src, dst)
+    return dst

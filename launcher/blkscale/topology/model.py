@@ -1,0 +1,209 @@
+"""The validated topology as plain objects.
+
+Groups remember the field path they came from (`virtio_scsi[2]`) so that
+later checks (PCI layout, resources) can point at the right line of thought
+in the file when they refuse it.
+"""
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+MIB = 1024 * 1024
+
+
+@dataclass
+class Guest:
+    vcpus: int
+    memory_mib: int
+    variants: list
+    cmdline: str
+
+
+@dataclass
+class Timeouts:
+    boot_s: int
+    run_s: int
+    hang_s: int
+
+
+@dataclass
+class PciGroup:
+    """Fields shared by every group of virtio PCI devices."""
+    field: str
+    id: str
+    backing: str
+    size_mib: int
+    num_queues: object      # int or "auto"
+    queue_size: object      # int or "auto"
+    vectors: object         # int or "auto"
+    disable_legacy: bool
+    bus: str
+    per_bus: int
+
+    @property
+    def size_bytes(self):
+        return self.size_mib * MIB
+
+    @property
+    def file_backed(self):
+        return self.backing in ("sparse", "slice")
+
+
+@dataclass
+class BlkGroup(PciGroup):
+    count: int = 0
+    kind = "virtio_blk"
+
+    @property
+    def devices(self):
+        return self.count
+
+    @property
+    def disks(self):
+        return self.count
+
+
+@dataclass
+class ScsiGroup(PciGroup):
+    controllers: int = 1
+    targets: int = 1
+    luns: int = 1
+    kind = "virtio_scsi"
+
+    @property
+    def devices(self):
+        return self.controllers
+
+    @property
+    def disks_per_controller(self):
+        return self.targets * self.luns
+
+    @property
+    def disks(self):
+        return self.controllers * self.targets * self.luns
+
+
+@dataclass
+class ScsiDebug:
+    add_host: int
+    num_tgts: int
+    max_luns: int
+    dev_size_mb: int
+    params: dict
+
+    @property
+    def disks(self):
+        return self.add_host * self.num_tgts * self.max_luns
+
+    def modprobe(self):
+        args = {"add_host": self.add_host, "num_tgts": self.num_tgts,
+                "max_luns": self.max_luns, "dev_size_mb": self.dev_size_mb}
+        args.update(self.params)
+        return "scsi_debug " + _module_args(args)
+
+
+@dataclass
+class NullBlk:
+    nr_devices: int
+    gb: int
+    params: dict
+
+    @property
+    def disks(self):
+        return self.nr_devices
+
+    def modprobe(self):
+        args = {"nr_devices": self.nr_devices, "gb": self.gb}
+        args.update(self.params)
+        return "null_blk " + _module_args(args)
+
+
+def _module_args(args):
+    def value(v):
+        if isinstance(v, bool):
+            return "1" if v else "0"
+        return str(v)
+    return " ".join(f"{k}={value(v)}" for k, v in args.items())
+
+
+@dataclass
+class Fio:
+    groups: list
+    disks: int
+    rw: str
+    bs: str
+    size_mib: int
+    runtime_s: int
+    iodepth: int
+    ioengine: str
+    verify: object          # bool or "auto"
+
+
+@dataclass
+class Lvm:
+    groups: list
+    disks: int
+
+
+@dataclass
+class Plan:
+    steps: list
+    settle_s: int
+    args: dict
+    fio: Fio
+    lvm: Lvm
+
+
+@dataclass
+class Topology:
+    path: Path
+    name: str
+    description: str
+    guest: Guest
+    timeouts: Timeouts
+    blk_groups: list
+    scsi_groups: list
+    scsi_debug: Optional[ScsiDebug]
+    null_blk: Optional[NullBlk]
+    plan: Plan
+    # Filled by the loader: the fio and lvm disks, as (group, index) pairs.
+    fio_disks: list = field(default_factory=list)
+    lvm_disks: list = field(default_factory=list)
+
+    @property
+    def pci_groups(self):
+        """Every virtio PCI group in placement order: controllers first."""
+        return list(self.scsi_groups) + list(self.blk_groups)
+
+    def group(self, gid):
+        for g in self.pci_groups:
+            if g.id == gid:
+                return g
+        return None
+
+    @property
+    def expected(self):
+        """Disks the guest must find, by kind (PROTOCOL.md's EXPECT_*)."""
+        sim = 0
+        if self.scsi_debug:
+            sim += self.scsi_debug.disks
+        if self.null_blk:
+            sim += self.null_blk.disks
+        return {
+            "virtio": sum(g.count for g in self.blk_groups),
+            "scsi": sum(g.disks for g in self.scsi_groups),
+            "sim": sim,
+        }
+
+    @property
+    def expected_total(self):
+        return sum(self.expected.values())
+
+    def modprobe(self):
+        loads = []
+        if self.scsi_debug:
+            loads.append(self.scsi_debug.modprobe())
+        if self.null_blk:
+            loads.append(self.null_blk.modprobe())
+        return ";".join(loads)

@@ -1,0 +1,191 @@
+#!/usr/bin/python3
+"""A stand-in for qemu-system-x86_64 that plays one scenario.
+
+Used through BLKSCALE_QEMU to test the launcher's process handling
+without booting a kernel.  It understands the launcher's command line:
+the console and results file chardevs and the QMP socket.  The scenario
+comes from FAKE_QEMU_SCENARIO:
+
+  ok            boot, report every disk, DONE ok, exit 0
+  step-failed   as ok, but the census step fails
+  missing       as ok, but one disk fewer than the command line declares
+  hang          console output, then silence forever
+  slow-boot     console output every second, never reaching /init
+  panic         a kernel panic on the console, then exit 0 (-no-reboot)
+  panic-stay    a kernel panic, then stay alive
+  die           exit 1 in the middle of the boot
+  fail-start    exit 1 before the QMP socket exists
+  truncated     the results stream stops inside a section, exit 0
+  bad-count     a section whose byte count is wrong
+  garbage       a line that is not a record
+  no-done       everything but BLKSCALE-DONE
+  kvm-hang      under -accel kvm: silence (a probe must give up); else ok
+  kvm-ok        under -accel kvm: reach init and exit; else ok
+
+FAKE_QEMU_LOG, if set, is a file to which each invocation appends its pid
+and accelerator, so tests can check what ran and that it is gone.
+"""
+
+import json
+import os
+import socket
+import sys
+import threading
+import time
+
+
+def option_values(argv, name):
+    return [argv[i + 1] for i, a in enumerate(argv[:-1]) if a == name]
+
+
+def chardev_paths(argv):
+    out = {}
+    for spec in option_values(argv, "-chardev"):
+        fields = dict(kv.split("=", 1) for kv in spec.split(",")[1:]
+                      if "=" in kv)
+        out[fields.get("id")] = fields.get("path")
+    return out
+
+
+def serve_qmp(path):
+    """Answer QMP in a thread; returns an Event set once a client is in."""
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(1)
+    connected = threading.Event()
+
+    def loop():
+        conn, _ = server.accept()
+        connected.set()
+        f = conn.makefile("rw")
+        f.write(json.dumps({"QMP": {"version": {"qemu": {"major": 7}},
+                                    "capabilities": []}}) + "\n")
+        f.flush()
+        for line in f:
+            cmd = json.loads(line).get("execute")
+            f.write(json.dumps({"return": {}}) + "\n")
+            f.flush()
+            if cmd == "quit":
+                os._exit(0)
+
+    threading.Thread(target=loop, daemon=True).start()
+    return connected
+
+
+def section(name, value):
+    text = json.dumps(value) + "\n"
+    return (f"BLKSCALE-SECTION {name}\n{text}"
+            f"BLKSCALE-END {name} {len(text.encode())}\n")
+
+
+def disks_from(argv):
+    devices = option_values(argv, "-device")
+    vd = sum(1 for d in devices if d.startswith("virtio-blk-pci,"))
+    sd = sum(1 for d in devices if d.startswith("scsi-hd,"))
+    return vd, sd
+
+
+def suffix(n):
+    out = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        out = chr(97 + r) + out
+    return out
+
+
+def main(argv):
+    if "--version" in argv:
+        print("QEMU emulator version 7.2.0 (blkscale test double)")
+        return 0
+    scenario = os.environ.get("FAKE_QEMU_SCENARIO", "ok")
+    accel = (option_values(argv, "-accel") or ["tcg"])[0].split(",")[0]
+    log = os.environ.get("FAKE_QEMU_LOG")
+    if log:
+        with open(log, "a") as f:
+            f.write(f"{os.getpid()} {accel}\n")
+    if scenario == "fail-start":
+        print("qemu-system-x86_64: -device bogus: not a device",
+              file=sys.stderr)
+        return 1
+    paths = chardev_paths(argv)
+    console = open(paths["console"], "w", buffering=1)
+    results = open(paths["results"], "w", buffering=1) \
+        if "results" in paths else None
+    # Like a guest that takes a moment to boot: play after QMP is up.
+    serve_qmp(paths["qmp"]).wait(5)
+
+    def say(line):
+        console.write(line + "\n")
+
+    def send(text):
+        results.write(text)
+
+    say("[    0.000000] Linux version 6.1.0-fake")
+    if accel == "kvm" and scenario == "kvm-hang":
+        while True:
+            time.sleep(1)
+    if accel == "kvm" and scenario == "kvm-ok":
+        say("[    0.500000] Run /init as init process")
+        time.sleep(0.2)
+        return 0
+    if scenario == "hang":
+        while True:
+            time.sleep(1)
+    if scenario == "slow-boot":
+        for i in range(100000):
+            say(f"[ {i:9d}.000000] still probing")
+            time.sleep(1)
+    vd, sd = disks_from(argv)
+    if scenario == "missing":
+        vd = max(0, vd - 1)
+    for i in range(vd):
+        say(f"[    0.2{i:05d}] virtio_blk virtio{i + 1}: [vd{suffix(i)}] "
+            "131072 512-byte logical blocks (67.1 MB/64.0 MiB)")
+    for i in range(sd):
+        say(f"[    0.3{i:05d}] sd 0:0:{i}:0: [sd{suffix(i)}] "
+            "Attached SCSI disk")
+    if scenario == "die":
+        time.sleep(0.3)
+        print("qemu-system-x86_64: fake emulation failure", file=sys.stderr)
+        return 1
+    if scenario in ("panic", "panic-stay"):
+        say("[    0.400000] Kernel panic - not syncing: VFS: Unable to "
+            "mount root fs on unknown-block(0,0)")
+        say("[    0.400001] ---[ end Kernel panic - not syncing ]---")
+        if scenario == "panic-stay":
+            while True:
+                time.sleep(1)
+        return 0
+    say("[    0.500000] Run /init as init process")
+    send("BLKSCALE-HELLO 1 6.1.0-fake 0.50\n")
+    send("BLKSCALE-PHASE settle 0.51\n")
+    if scenario == "garbage":
+        send("\x00\x01 this is not a record\n")
+    disks = [{"name": f"vd{suffix(i)}", "major": 254, "minor": 16 * i,
+              "sectors": 131072} for i in range(vd)]
+    disks += [{"name": f"sd{suffix(i)}", "major": 8, "minor": 16 * i,
+               "sectors": 65536} for i in range(sd)]
+    send(section("guest", {"release": "6.1.0-fake", "meminfo_kib": {
+        "MemTotal": 500000, "MemAvailable": 400000, "Slab": 4000}}))
+    send(section("disks", {"disks": disks}))
+    if scenario == "truncated":
+        send("BLKSCALE-SECTION census\n{\"disks\": [")
+        time.sleep(0.2)
+        return 0
+    if scenario == "bad-count":
+        send('BLKSCALE-SECTION census\n{"ok": true}\nBLKSCALE-END census 3\n')
+    verdict = "failed" if scenario == "step-failed" else "ok"
+    send("BLKSCALE-PHASE census 0.60\n")
+    send(section("census", {"found": vd + sd}))
+    send(f"BLKSCALE-STEP census {verdict} 0.60 0.70"
+         + (" exit 1: 2 disks missing" if verdict == "failed" else "") + "\n")
+    if scenario != "no-done":
+        send(f"BLKSCALE-DONE {verdict} 0.80\n")
+    say("blkscale: done: ok")
+    time.sleep(0.2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
