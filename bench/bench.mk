@@ -1,0 +1,27 @@
+# bench: sweeps over topologies and kernel variants, nightly regression
+# verdict against the committed baselines (bench/README.md).
+#   make bench [BENCH_SWEEP=bench/sweeps/NAME.toml] [BENCH_TOPOLOGIES='a b']
+#              [VARIANTS='stock patched']
+#   make nightly [NIGHTLY_SWEEP=...]
+#   make baseline RUN=results/<run>
+
+BENCH_SWEEP ?= bench/sweeps/default.toml
+NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
+
+# VARIANTS has a default in the top Makefile: pass it on only when the
+# user set it, so that a sweep file's own list otherwise applies.
+bench_overrides = \
+	$(if $(BENCH_TOPOLOGIES),--topology '$(BENCH_TOPOLOGIES)') \
+	$(if $(filter command line environment,$(origin VARIANTS)),--variant '$(VARIANTS)')
+
+.PHONY: bench nightly baseline
+
+bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS) into results/, print figures and ratios
+	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
+
+nightly: deps kernel initramfs ## Stress sweep judged against bench/baselines; JUnit XML, non-zero on regression
+	$(Q)./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides)
+
+baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>
+	$(Q)test -n "$(RUN)" || { echo "baseline: set RUN=results/<run> (a complete nightly sweep)" >&2; exit 2; }
+	$(Q)./blkscale baseline $(RUN)

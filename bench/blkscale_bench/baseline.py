@@ -1,0 +1,86 @@
+"""Committed baselines: bench/baselines/<variant>.json, one per kernel
+variant, holding the figures of a reviewed nightly run.
+
+Refreshed with `make baseline RUN=results/<run>` (or `blkscale baseline
+RUN_DIR`), then reviewed and committed like code.
+"""
+
+import json
+import os
+
+from . import BENCH
+from .errors import BenchError
+from .manifest import write_json_atomic
+
+SCHEMA = {"name": "blkscale-baseline", "version": 1}
+DEFAULT_DIR = BENCH / "baselines"
+
+
+def path_of(directory, variant):
+    return os.path.join(directory, f"{variant}.json")
+
+
+def build(manifest, figures, variant):
+    """The baseline document of one variant of a sweep."""
+    kernels = manifest.get("kernels") or {}
+    source = {
+        "run": manifest.get("run"),
+        "sweep": (manifest.get("sweep") or {}).get("file"),
+        "finished": manifest.get("finished"),
+        "git": manifest.get("git"),
+        "kernel_release": kernels.get(variant),
+        "qemu_version": manifest.get("qemu_version"),
+        "accelerator": manifest.get("accelerator"),
+        "host_cpu": manifest.get("host_cpu"),
+        "host_cpus": manifest.get("host_cpus"),
+    }
+    topologies = {}
+    files = (manifest.get("sweep") or {}).get("topologies") or {}
+    for topo, by_variant in figures.items():
+        values = by_variant.get(variant)
+        if not values:
+            continue
+        topologies[topo] = {
+            "topology_file": files.get(topo),
+            "metrics": {k: v for k, v in sorted(values.items())
+                        if v is not None},
+        }
+    return {"schema": SCHEMA, "variant": variant,
+            "reference": (manifest.get("sweep") or {}).get("reference"),
+            "source": source, "topologies": topologies}
+
+
+def write(directory, doc):
+    os.makedirs(directory, exist_ok=True)
+    path = path_of(directory, doc["variant"])
+    write_json_atomic(path, doc)
+    return path
+
+
+def load(directory, variant):
+    """The baseline of a variant, None if there is none, BenchError if bad."""
+    path = path_of(directory, variant)
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise BenchError(path, None, f"unreadable: {e}") from None
+    if doc.get("schema") != SCHEMA:
+        raise BenchError(path, "schema", f"must be {SCHEMA}")
+    if doc.get("variant") != variant:
+        raise BenchError(path, "variant", f"must be {variant!r}")
+    topos = doc.get("topologies")
+    if not isinstance(topos, dict):
+        raise BenchError(path, "topologies", "must be an object")
+    for name, entry in topos.items():
+        values = (entry or {}).get("metrics")
+        if not isinstance(values, dict):
+            raise BenchError(path, f"topologies.{name}.metrics",
+                             "must be an object")
+        for metric, value in values.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise BenchError(path, f"topologies.{name}.metrics.{metric}",
+                                 "must be a number")
+    return doc

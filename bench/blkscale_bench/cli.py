@@ -1,0 +1,69 @@
+"""Options shared by `blkscale bench` and `blkscale nightly`."""
+
+import os
+import re
+import sys
+
+from . import REPO, sweepfile
+from .errors import BenchError
+
+RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+
+
+def add_sweep_arguments(parser, default_sweep):
+    parser.add_argument("--sweep", metavar="FILE", default=default_sweep,
+                        help=f"sweep file (default: {default_sweep})")
+    parser.add_argument("--topology", action="append", metavar="NAME",
+                        help="topology name or file, instead of the sweep "
+                             "file's list (repeatable, or space-separated)")
+    parser.add_argument("--variant", action="append", metavar="NAME",
+                        help="kernel variant, instead of the sweep file's "
+                             "list (repeatable, or space-separated)")
+    parser.add_argument("--accel", choices=sweepfile.ACCELS,
+                        help="accelerator (default: the sweep file's)")
+    parser.add_argument("--run-id", metavar="ID",
+                        help="name of the run (default: UTC time and the "
+                             "sweep's name)")
+    parser.add_argument("--results-dir", metavar="DIR",
+                        help="where runs go (default: results/)")
+
+
+def _words(values):
+    return [w for v in values or [] for w in v.split()]
+
+
+def sweep_from_args(args, known_metrics=None):
+    """The sweep file with the command line's overrides applied."""
+    path = args.sweep
+    if not os.path.isabs(path) and not os.path.exists(path):
+        path = str(REPO / path)
+    sweep = sweepfile.load(path, known_metrics)
+    topologies = _words(args.topology)
+    if topologies:
+        sweep.topologies = sweepfile.check_topologies(
+            [sweepfile.resolve_topology(t, "command line", "--topology",
+                                        cwd=os.getcwd())
+             for t in topologies], "command line", "--topology")
+    variants = _words(args.variant)
+    if variants:
+        sweep.variants = sweepfile.check_variants(variants, "command line",
+                                                  "--variant")
+    if args.accel:
+        sweep.accel = args.accel
+    return sweep
+
+
+def run_location(args, sweep):
+    from .sweep import default_run_id
+    name = os.path.splitext(os.path.basename(sweep.path))[0]
+    run_id = args.run_id or default_run_id(name)
+    if not RUN_ID.fullmatch(run_id):
+        raise BenchError("command line", "--run-id",
+                         f"{run_id!r}: use letters, digits, . _ -")
+    results = args.results_dir or str(REPO / "results")
+    return results, run_id
+
+
+def command_line():
+    """How this command was invoked, as recorded in the manifest."""
+    return [sweepfile.display(sys.argv[0])] + sys.argv[1:]

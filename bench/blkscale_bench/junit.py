@@ -1,0 +1,65 @@
+"""The nightly verdict as JUnit XML, the format CI systems read: one
+testsuite per topology and variant, one testcase per figure."""
+
+import socket
+import xml.etree.ElementTree as ET
+
+from .compare import MISSING, NO_BASELINE, REGRESSION, RUN_FAILED
+
+
+def _suite_name(topo, variant):
+    return f"nightly.{topo}.{variant}"
+
+
+def document(run_id, checks, timestamp, properties=None):
+    """An ElementTree of the checks."""
+    root = ET.Element("testsuites", name="blkscale-nightly")
+    suites = {}
+    for c in checks:
+        key = (c.topology, c.variant)
+        if key not in suites:
+            suite = ET.SubElement(root, "testsuite",
+                                  name=_suite_name(*key),
+                                  timestamp=timestamp or "",
+                                  hostname=socket.gethostname())
+            props = ET.SubElement(suite, "properties")
+            for name, value in [("run", run_id)] + \
+                    sorted((properties or {}).items()):
+                ET.SubElement(props, "property", name=name,
+                              value="" if value is None else str(value))
+            suites[key] = suite
+        case = ET.SubElement(suites[key], "testcase",
+                             classname=_suite_name(*key), name=c.metric,
+                             time="0")
+        if c.status in (REGRESSION, MISSING):
+            node = ET.SubElement(case, "failure", type=c.status,
+                                 message=c.message)
+            node.text = (f"baseline {c.baseline}, current {c.current}, "
+                         f"threshold {c.limit}")
+        elif c.status == RUN_FAILED:
+            ET.SubElement(case, "error", type=c.status, message=c.message)
+        elif c.status == NO_BASELINE:
+            ET.SubElement(case, "skipped", message=c.message)
+        else:
+            out = ET.SubElement(case, "system-out")
+            out.text = c.message
+    totals = {"tests": 0, "failures": 0, "errors": 0, "skipped": 0}
+    for suite in root:
+        cases = suite.findall("testcase")
+        counts = {
+            "tests": len(cases),
+            "failures": sum(1 for t in cases if t.find("failure") is not None),
+            "errors": sum(1 for t in cases if t.find("error") is not None),
+            "skipped": sum(1 for t in cases if t.find("skipped") is not None),
+        }
+        for k, v in counts.items():
+            suite.set(k, str(v))
+            totals[k] += v
+    for k, v in totals.items():
+        root.set(k, str(v))
+    return ET.ElementTree(root)
+
+
+def write(path, tree):
+    ET.indent(tree)
+    tree.write(path, encoding="utf-8", xml_declaration=True)

@@ -1,0 +1,61 @@
+"""One launcher child: `blkscale run TOPO --variant V` into a staging
+directory, its output in a log file, stopped cleanly on a signal."""
+
+import os
+import signal
+import subprocess
+import time
+
+from . import REPO
+
+# After forwarding a signal, how long the launcher gets to stop QEMU and
+# clean up before its whole process group is killed.
+STOP_GRACE_S = 120
+POLL_S = 0.5
+
+
+def launcher_command():
+    """The launcher to run: BLKSCALE_LAUNCHER (tests use a fake) or
+    ./blkscale of this repository."""
+    return os.environ.get("BLKSCALE_LAUNCHER") or str(REPO / "blkscale")
+
+
+def run_argv(topology, variant, staging, run_id, accel):
+    return [launcher_command(), "run", str(topology.path), "--variant",
+            variant, "--results-dir", str(staging), "--run-id", run_id,
+            "--accel", accel, "--quiet"]
+
+
+def run(argv, log_path, state, tick=None, grace_s=STOP_GRACE_S):
+    """Run argv to completion; returns (exit status, killed).
+
+    killed is True when the child ignored a forwarded signal for grace_s
+    and its process group was killed.  tick(elapsed_s) is called while
+    waiting (for a live progress line).
+    """
+    start = time.monotonic()
+    with open(log_path, "wb") as log:
+        child = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log,
+                                 stderr=subprocess.STDOUT, cwd=REPO,
+                                 start_new_session=True)
+        state.attach(child)
+        killed = False
+        try:
+            while True:
+                try:
+                    status = child.wait(timeout=POLL_S)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+                if state.stopping and not killed and \
+                        time.monotonic() - state.at > grace_s:
+                    try:
+                        os.killpg(child.pid, signal.SIGKILL)
+                    except ProcessLookupError:
+                        pass
+                    killed = True
+                if tick:
+                    tick(time.monotonic() - start)
+        finally:
+            state.detach()
+    return status, killed

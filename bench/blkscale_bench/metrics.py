@@ -1,0 +1,227 @@
+"""Named figures taken from one results.json, with the direction that
+counts as a regression and the default allowed ratio against a baseline.
+
+A metric is None when its section is missing or its step failed; a
+missing metric is never replaced by a guess.  Cross metrics
+(`<metric>_vs_<reference>`) divide a variant's figure by the reference
+variant's figure from the same sweep: both were measured on the same
+machine minutes apart, so they are far less noisy than absolute times.
+"""
+
+import statistics
+from dataclasses import dataclass
+
+
+def _get(doc, *keys):
+    for key in keys:
+        if not isinstance(doc, dict):
+            return None
+        doc = doc.get(key)
+    return doc
+
+
+def _number(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return value
+
+
+def _step_ok(doc, name):
+    for step in doc.get("steps") or []:
+        if step.get("name") == name:
+            return step.get("verdict") == "ok"
+    return False
+
+
+def _curve_p50(doc, curve):
+    points = _get(doc, "majors", "block", curve)
+    values = [p.get("p50_ns") for p in points or [] if isinstance(p, dict)]
+    values = [v for v in values if _number(v) is not None]
+    return statistics.median(values) if values else None
+
+
+def _register_growth(doc):
+    """Median register p50 of the last four buckets over the first four:
+    how much a registration slows down as majors fill up (within a run)."""
+    points = _get(doc, "majors", "block", "register") or []
+    values = [p.get("p50_ns") for p in points if isinstance(p, dict)]
+    values = [v for v in values if _number(v) is not None]
+    if len(values) < 8:
+        return None
+    head = statistics.median(values[:4])
+    return statistics.median(values[-4:]) / head if head else None
+
+
+def _procdev_point(doc, registered, key):
+    points = _get(doc, "procdevices", "points") or []
+    points = [p for p in points if isinstance(p, dict)]
+    if not points:
+        return None
+    if registered == "max":
+        return _number(points[-1].get(key))
+    for p in points:
+        if p.get("registered") == registered:
+            return _number(p.get(key))
+    return None
+
+
+def _procdev_verified(doc):
+    points = _get(doc, "procdevices", "points")
+    if not points:
+        return None
+    return 1 if all(p.get("verified") is True for p in points) else 0
+
+
+def _census_s(doc):
+    if not _step_ok(doc, "census"):
+        return None
+    return _number(_get(doc, "boot", "census_complete_s"))
+
+
+def _steps_failed(doc):
+    steps = doc.get("steps")
+    if not isinstance(steps, list):
+        return None
+    return sum(1 for s in steps if s.get("verdict") == "failed")
+
+
+def _per_disk(doc, value):
+    found = _number(_get(doc, "disks", "found", "total"))
+    value = _number(value)
+    if not found or value is None:
+        return None
+    return value / found
+
+
+def _lvm_ok(doc):
+    ok = _get(doc, "lvm", "ok")
+    return None if ok is None else int(ok is True)
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    label: str
+    unit: str
+    extract: object         # results doc -> number or None
+    worse: str              # "higher" or "lower" is a regression
+    ratio: float            # allowed ratio against the baseline
+    cross: float = None     # allowed ratio of <metric>_vs_<reference>
+    summary: bool = False   # a row of the sweep's closing table
+    digits: int = 0
+
+    def threshold(self):
+        key = "max_ratio" if self.worse == "higher" else "min_ratio"
+        return {key: self.ratio}
+
+    def format(self, value):
+        if value is None:
+            return "-"
+        return f"{value:,.{self.digits}f}"
+
+
+M = Metric
+METRICS = [
+    M("disks_found", "disks found", "disks",
+      lambda d: _number(_get(d, "disks", "found", "total")), "lower", 1.0,
+      summary=True),
+    M("steps_failed", "guest steps failed", "steps", _steps_failed,
+      "higher", 1.0, summary=True),
+    M("kernel_to_init_s", "boot: kernel start to init", "s",
+      lambda d: _number(_get(d, "boot", "kernel_to_init_s")), "higher", 1.5,
+      cross=1.25, summary=True, digits=2),
+    M("census_complete_s", "boot: kernel start to census complete", "s",
+      _census_s, "higher", 1.5, cross=1.25, summary=True, digits=2),
+    M("block_dynamic_capacity", "dynamic block majors", "majors",
+      lambda d: _number(_get(d, "majors", "block", "dynamic_capacity")),
+      "lower", 1.0, cross=1.0, summary=True),
+    M("char_dynamic_capacity", "dynamic char majors", "majors",
+      lambda d: _number(_get(d, "majors", "char", "dynamic_capacity")),
+      "lower", 1.0, summary=True),
+    M("block_static_collisions", "dynamic majors assigned in devices.txt",
+      "majors",
+      lambda d: _number(_get(d, "majors", "block", "static_collisions",
+                             "count")), "higher", 1.0, summary=True),
+    M("register_p50_ns", "register_blkdev median cost", "ns",
+      lambda d: _curve_p50(d, "register"), "higher", 1.5, cross=1.5,
+      summary=True),
+    M("register_growth", "register cost, last/first buckets", "x",
+      _register_growth, "higher", 1.5, digits=2),
+    M("lookup_p50_ns", "open() of a registered major, median", "ns",
+      lambda d: _curve_p50(d, "lookup"), "higher", 1.5, cross=1.25,
+      summary=True),
+    M("procdevices_ns_per_read_0", "/proc/devices read, 0 added majors",
+      "ns", lambda d: _procdev_point(d, 0, "ns_per_read"), "higher", 1.5,
+      cross=1.25, summary=True),
+    M("procdevices_ns_per_read_200", "/proc/devices read, 200 added majors",
+      "ns", lambda d: _procdev_point(d, 200, "ns_per_read"), "higher", 1.5,
+      cross=1.25, summary=True),
+    M("procdevices_ns_per_read_max", "/proc/devices read, all majors taken",
+      "ns", lambda d: _procdev_point(d, "max", "ns_per_read"), "higher",
+      1.5),
+    M("procdevices_ns_per_line_max", "/proc/devices cost per line, full",
+      "ns", lambda d: _procdev_point(d, "max", "ns_per_line"), "higher", 1.5,
+      digits=1),
+    M("procdevices_verified", "/proc/devices lists what is registered",
+      "bool", _procdev_verified, "lower", 1.0),
+    M("guest_slab_kib_per_disk", "guest slab per disk", "KiB",
+      lambda d: _number(_get(d, "memory", "guest_slab_kib_per_disk")),
+      "higher", 1.25, cross=1.1, summary=True, digits=1),
+    M("qemu_rss_kib_per_disk", "QEMU peak RSS per disk", "KiB",
+      lambda d: _per_disk(d, _get(d, "memory", "qemu_peak_rss_kib")),
+      "higher", 1.25, summary=True, digits=1),
+    M("fio_failed", "fio disks failed", "disks",
+      lambda d: _number(_get(d, "fio", "failed")), "higher", 1.0,
+      summary=True),
+    M("lvm_ok", "LVM volume built and verified", "bool", _lvm_ok, "lower",
+      1.0, summary=True),
+    M("lvm_pvcreate_s", "pvcreate time", "s",
+      lambda d: _number(_get(d, "lvm", "pvcreate_s")), "higher", 1.5,
+      digits=2),
+]
+BY_NAME = {m.name: m for m in METRICS}
+
+
+def cross_name(metric, reference):
+    return f"{metric}_vs_{reference}"
+
+
+def all_names(reference):
+    names = [m.name for m in METRICS]
+    names += [cross_name(m.name, reference) for m in METRICS if m.cross]
+    return names
+
+
+def extract(doc):
+    """{metric: value or None} of one results document."""
+    out = {}
+    for m in METRICS:
+        try:
+            out[m.name] = m.extract(doc)
+        except (TypeError, ValueError, AttributeError, ZeroDivisionError):
+            out[m.name] = None
+    return out
+
+
+def ratio(value, ref):
+    if value is None or ref is None or ref == 0:
+        return None
+    return value / ref
+
+
+def cross(values, ref_values, reference):
+    """{<metric>_vs_<reference>: ratio} for the metrics that have one."""
+    return {cross_name(m.name, reference):
+            ratio(values.get(m.name), ref_values.get(m.name))
+            for m in METRICS if m.cross}
+
+
+def thresholds(reference, overrides=None):
+    """{metric name: {max_ratio|min_ratio: r}} including cross metrics."""
+    out = {m.name: m.threshold() for m in METRICS}
+    for m in METRICS:
+        if m.cross:
+            key = "max_ratio" if m.worse == "higher" else "min_ratio"
+            out[cross_name(m.name, reference)] = {key: m.cross}
+    out.update(overrides or {})
+    return out

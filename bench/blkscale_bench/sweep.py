@@ -1,0 +1,189 @@
+"""Run a sweep: every topology on every variant, one launcher child each.
+
+Runs go topology by topology (all variants of one topology back to
+back), so the stock/patched ratios compare runs made minutes apart.
+The first run's accelerator is used for the rest: a sweep never mixes
+TCG and KVM figures, and the launcher's KVM probe boot runs only once.
+"""
+
+import datetime
+import json
+import os
+import shutil
+import subprocess
+import time
+
+from . import hostinfo, launch
+from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
+                     BenchError)
+from .manifest import Manifest
+from .progress import Progress
+from .signals import forwarding
+
+STAGING = ".launcher"
+LAUNCHER_USAGE = 2
+
+
+def default_run_id(sweep_name):
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime(
+        "%Y%m%d-%H%M%S")
+    return f"{stamp}-{sweep_name}"
+
+
+def validate_topologies(sweep):
+    """Let the launcher refuse bad topologies before anything boots."""
+    argv = [launch.launcher_command(), "validate"] + \
+        [str(t.path) for t in sweep.topologies]
+    out = subprocess.run(argv, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        lines = (out.stderr or out.stdout).strip().splitlines()
+        raise BenchError(sweep.path, "topologies",
+                         lines[0] if lines else
+                         f"launcher validate exited {out.returncode}")
+
+
+def _read_json(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _last_line(path):
+    try:
+        with open(path, errors="replace") as f:
+            lines = [ln.strip() for ln in f if ln.strip()]
+    except OSError:
+        return ""
+    return lines[-1] if lines else ""
+
+
+def _collect(staging_run, variant, out_dir):
+    """Move what the launcher wrote into out_dir; its summary entry."""
+    src = os.path.join(staging_run, variant)
+    if os.path.isdir(src):
+        for name in os.listdir(src):
+            os.replace(os.path.join(src, name), os.path.join(out_dir, name))
+    summary = _read_json(os.path.join(staging_run, "summary.json")) or {}
+    shutil.rmtree(staging_run, ignore_errors=True)
+    return (summary.get("variants") or {}).get(variant) or {}
+
+
+def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
+           started, wall_s, launched):
+    rel = os.path.relpath(out_dir, run_dir)
+    results_path = os.path.join(out_dir, "results.json")
+    doc = _read_json(results_path) if os.path.isfile(results_path) else None
+    host = (doc or {}).get("host") or {}
+    expected = launched.get("disks_expected") or {}
+    found = launched.get("disks_found") or {}
+    if killed:
+        outcome, message = "killed", "did not stop after the signal"
+    elif status == EXIT_INTERRUPTED or (stopping and status != 0
+                                        and doc is None):
+        outcome, message = "interrupted", "stopped by a signal"
+    elif launched:
+        outcome = launched.get("outcome", "failed")
+        message = launched.get("message", "")
+    elif status == 0:
+        outcome, message = "ok", ""
+    else:
+        outcome = "launcher-error"
+        message = _last_line(os.path.join(out_dir, "launcher.log")) or \
+            f"launcher exited {status}"
+    console = os.path.join(out_dir, "console.log")
+    return {
+        "topology": topo.name,
+        "topology_file": topo.display,
+        "variant": variant,
+        "exit_status": status,
+        "outcome": outcome,
+        "message": message,
+        "results": f"{rel}/results.json" if doc is not None else None,
+        "console": f"{rel}/console.log" if os.path.isfile(console) else None,
+        "launcher_log": f"{rel}/launcher.log",
+        "command": argv,
+        "started": started,
+        "wall_s": round(wall_s, 3),
+        "disks_expected": expected.get("total"),
+        "disks_found": found.get("total"),
+        "boot": (doc or {}).get("boot") or launched.get("boot"),
+        "kernel_release": ((doc or {}).get("kernel") or {}).get("release"),
+        "accelerator": host.get("accelerator"),
+        "vcpus": host.get("vcpus"),
+        "qemu_version": host.get("qemu_version"),
+    }
+
+
+def _display_argv(argv):
+    """The launcher command as a person would type it in the repository."""
+    from .sweepfile import display
+    return [display(argv[0]) if os.path.isabs(argv[0]) else argv[0]] + \
+        [display(a) if os.path.isabs(a) else a for a in argv[1:]]
+
+
+def run(sweep, results_dir, run_id, command, stream=None):
+    """Run the sweep; returns (exit status, manifest document)."""
+    run_dir = os.path.join(results_dir, run_id)
+    if os.path.exists(run_dir):
+        raise BenchError(run_dir, None, "exists; choose another --run-id")
+    validate_topologies(sweep)
+    os.makedirs(run_dir)
+    staging = os.path.join(run_dir, STAGING)
+    os.makedirs(staging)
+    meta = hostinfo.collect(sweep.variants)
+    manifest = Manifest.start(run_dir, run_id, command, sweep, meta,
+                              hostinfo.now_iso())
+    plan = [(t, v) for t in sweep.topologies for v in sweep.variants]
+    progress = Progress(len(plan), stream)
+    accel = sweep.accel
+    statuses = []
+    refused = None
+    with forwarding() as state:
+        for index, (topo, variant) in enumerate(plan, 1):
+            if state.stopping or refused:
+                break
+            out_dir = os.path.join(run_dir, topo.name, variant)
+            os.makedirs(out_dir)
+            staged_id = f"{topo.name}.{variant}"
+            argv = launch.run_argv(topo, variant, staging, staged_id, accel)
+            started = hostinfo.now_iso()
+            t0 = time.monotonic()
+            status, killed = launch.run(
+                argv, os.path.join(out_dir, "launcher.log"), state,
+                tick=lambda s, i=index, t=topo.name, v=variant:
+                progress.running(i, t, v, s))
+            launched = _collect(os.path.join(staging, staged_id), variant,
+                                out_dir)
+            entry = _entry(run_dir, topo, variant, _display_argv(argv),
+                           status, killed, state.stopping, out_dir, started,
+                           time.monotonic() - t0, launched)
+            if accel == "auto" and entry["accelerator"]:
+                accel = entry["accelerator"]
+            manifest.add_run(entry)
+            progress.finished(index, entry)
+            statuses.append(status)
+            if status == LAUNCHER_USAGE:
+                refused = entry["message"]
+    try:
+        os.rmdir(staging)
+    except OSError:
+        pass
+    reason = None
+    if state.stopping:
+        reason = f"interrupted by {state.signame}"
+    elif refused:
+        reason = f"the launcher refused a run: {refused}"
+    elif len(statuses) < len(plan):
+        reason = "not every run was made"
+    manifest.finish(hostinfo.now_iso(), reason)
+    if state.stopping:
+        status = EXIT_INTERRUPTED
+    elif refused:
+        status = EXIT_USAGE
+    elif any(statuses):
+        status = EXIT_FAILED
+    else:
+        status = EXIT_OK
+    return status, manifest.doc

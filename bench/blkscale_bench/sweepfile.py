@@ -1,0 +1,164 @@
+"""Sweep files (bench/sweeps/*.toml): which topologies on which variants.
+
+    description = "free text"
+    topologies = ["ci-small", "default", "bench/topologies/scale-50.toml"]
+    variants = ["stock", "patched"]
+    reference = "stock"        # denominator of the ratios in the table
+    accel = "auto"             # auto | tcg | kvm
+    [thresholds.<metric>]      # nightly only: max_ratio or min_ratio
+    max_ratio = 1.5
+
+A topology is a name (topologies/NAME.toml, else bench/topologies/NAME.toml)
+or a path relative to the repository.
+"""
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import REPO
+from .errors import BenchError
+
+VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
+ACCELS = ("auto", "tcg", "kvm")
+TOPOLOGY_DIRS = ("topologies", "bench/topologies")
+KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
+              "thresholds")
+THRESHOLD_KEYS = ("max_ratio", "min_ratio")
+
+
+@dataclass
+class Topology:
+    name: str           # directory name under the run: the file's stem
+    path: Path          # absolute
+    display: str        # as people read it: relative to the repository
+
+
+@dataclass
+class Sweep:
+    path: str
+    description: str = ""
+    topologies: list = field(default_factory=list)
+    variants: list = field(default_factory=lambda: ["stock", "patched"])
+    reference: str = "stock"
+    accel: str = "auto"
+    thresholds: dict = field(default_factory=dict)
+
+
+def display(path):
+    path = Path(path).resolve()
+    try:
+        return str(path.relative_to(REPO))
+    except ValueError:
+        return str(path)
+
+
+def resolve_topology(spec, where, fieldname, cwd=None):
+    """A topology name or path -> Topology, or BenchError naming where."""
+    if not isinstance(spec, str) or not spec:
+        raise BenchError(where, fieldname, "must be a topology name or path")
+    candidates = []
+    if "/" in spec or spec.endswith(".toml"):
+        if cwd is not None:
+            candidates.append(Path(cwd) / spec)
+        candidates.append(REPO / spec)
+    else:
+        if not re.fullmatch(r"[A-Za-z0-9_.-]+", spec):
+            raise BenchError(where, fieldname,
+                             f"{spec!r} is not a topology name")
+        candidates += [REPO / d / f"{spec}.toml" for d in TOPOLOGY_DIRS]
+    for path in candidates:
+        if path.is_file():
+            path = path.resolve()
+            return Topology(path.stem, path, display(path))
+    looked = ", ".join(display(p) for p in candidates)
+    raise BenchError(where, fieldname, f"topology {spec!r} not found "
+                     f"(looked for {looked})")
+
+
+def check_variants(values, where, fieldname):
+    if not isinstance(values, list) or not values:
+        raise BenchError(where, fieldname, "must be a non-empty array of "
+                         "variant names")
+    for v in values:
+        if not isinstance(v, str) or not VARIANT.fullmatch(v):
+            raise BenchError(where, fieldname, f"{v!r} is not a variant name")
+    if len(set(values)) != len(values):
+        raise BenchError(where, fieldname, "lists a variant twice")
+    return list(values)
+
+
+def check_topologies(topos, where, fieldname):
+    names = set()
+    for t in topos:
+        if t.name in names:
+            raise BenchError(where, fieldname,
+                             f"two topologies named {t.name}")
+        names.add(t.name)
+    return topos
+
+
+def _thresholds(value, where, known_metrics):
+    if not isinstance(value, dict):
+        raise BenchError(where, "thresholds", "must be a table")
+    out = {}
+    for metric, spec in value.items():
+        fieldname = f"thresholds.{metric}"
+        if known_metrics is not None and metric not in known_metrics:
+            raise BenchError(where, fieldname, "unknown metric")
+        if not isinstance(spec, dict) or len(spec) != 1 or \
+                next(iter(spec)) not in THRESHOLD_KEYS:
+            raise BenchError(where, fieldname, "must be a table with "
+                             "exactly one of max_ratio, min_ratio")
+        key, ratio = next(iter(spec.items()))
+        if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) \
+                or ratio <= 0:
+            raise BenchError(where, f"{fieldname}.{key}",
+                             "must be a positive number")
+        out[metric] = {key: float(ratio)}
+    return out
+
+
+def load(path, known_metrics=None):
+    """Read and check a sweep file; BenchError names the first problem."""
+    where = display(path)
+    try:
+        with open(path, "rb") as f:
+            doc = tomllib.load(f)
+    except FileNotFoundError:
+        raise BenchError(where, None, "no such sweep file") from None
+    except OSError as e:
+        raise BenchError(where, None, e.strerror) from None
+    except tomllib.TOMLDecodeError as e:
+        raise BenchError(where, None, f"not valid TOML: {e}") from None
+    for key in doc:
+        if key not in KNOWN_KEYS:
+            raise BenchError(where, key, "unknown key (known keys: "
+                             + ", ".join(KNOWN_KEYS) + ")")
+    sweep = Sweep(where)
+    desc = doc.get("description", "")
+    if not isinstance(desc, str):
+        raise BenchError(where, "description", "must be a string")
+    sweep.description = desc
+    topos = doc.get("topologies")
+    if not isinstance(topos, list) or not topos:
+        raise BenchError(where, "topologies",
+                         "must be a non-empty array of topology names")
+    sweep.topologies = check_topologies(
+        [resolve_topology(t, where, f"topologies[{i}]")
+         for i, t in enumerate(topos)], where, "topologies")
+    if "variants" in doc:
+        sweep.variants = check_variants(doc["variants"], where, "variants")
+    ref = doc.get("reference", "stock")
+    if not isinstance(ref, str) or not VARIANT.fullmatch(ref):
+        raise BenchError(where, "reference", "must be a variant name")
+    sweep.reference = ref
+    accel = doc.get("accel", "auto")
+    if accel not in ACCELS:
+        raise BenchError(where, "accel", "must be one of "
+                         + ", ".join(ACCELS) + f"; got {accel!r}")
+    sweep.accel = accel
+    sweep.thresholds = _thresholds(doc.get("thresholds", {}), where,
+                                   known_metrics)
+    return sweep

@@ -1,0 +1,172 @@
+#!/usr/bin/python3
+"""A stand-in for ./blkscale in the bench tests (BLKSCALE_LAUNCHER): it
+answers `validate` and `run` like the launcher, writing a results.json
+of the real schema with figures chosen by environment variables, without
+booting anything.
+
+FAKE_MODE       ok (default) | sleep (wait for a signal) | usage (exit 2)
+                | fail (a guest step fails)
+FAKE_FACTOR     multiplies the time figures of FAKE_VARIANT (default 1)
+FAKE_VARIANT    the variant FAKE_FACTOR and FAKE_DROP apply to
+FAKE_DROP       a section to leave out, e.g. procdevices
+FAKE_LOG        file to append one line per call: argv, and signals seen
+"""
+
+import json
+import os
+import signal
+import sys
+import time
+
+
+def log(text):
+    path = os.environ.get("FAKE_LOG")
+    if path:
+        with open(path, "a") as f:
+            f.write(text + "\n")
+
+
+def curve(n, base, step, width=16):
+    return [{"registered": i * width, "p50_ns": base + i * step,
+             "p90_ns": base + i * step + 50, "p99_ns": base * 3,
+             "max_ns": base * 4, "samples": 48} for i in range(n)]
+
+
+def results(topology, variant, disks, factor):
+    patched = variant == "patched"
+    capacity = 3731 if patched else 235
+    procdev_base = 30000 if patched else 100000
+    points = [{"registered": r, "ns_per_read": (procdev_base + 450 * r)
+               * factor, "ns_per_line": 800.5 * factor, "lines": 28 + r,
+               "bytes": 264 + 11 * r, "block_majors": 19 + r,
+               "verified": True, "requested": None}
+              for r in (0, 100, 200, capacity)]
+    return {
+        "schema": {"name": "blkscale-results", "version": 1},
+        "run": {"id": "fake", "started": "2026-01-01T00:00:00+00:00",
+                "finished": "2026-01-01T00:01:00+00:00",
+                "launcher_version": "1.0"},
+        "kernel": {"variant": variant, "release": f"6.1.0-{variant}",
+                   "guest_release": f"6.1.0-{variant}"},
+        "topology": {"name": topology, "expected": {"total": disks}},
+        "host": {"qemu_version": "QEMU emulator version 7.2.99",
+                 "accelerator": "tcg", "cpu_model": "Fake CPU",
+                 "host_cpus": 2, "vcpus": 2, "memory_mib": 1024,
+                 "command": ["qemu-system-x86_64"]},
+        "boot": {"qemu_start_s": 0.1, "kernel_to_init_s": 4.0 * factor,
+                 "census_complete_s": 4.5 * factor, "guest_done_s": 20.0,
+                 "wall_s": 25.0},
+        "disks": {"expected": {"total": disks},
+                  "found": {"vd": 4, "sd": disks - 4, "nullb": 0,
+                            "total": disks}},
+        "memory": {"guest_mem_total_kib": 1018096,
+                   "guest_mem_available_kib": 890000,
+                   "guest_slab_kib": 5000 + 30 * disks,
+                   "guest_slab_kib_per_disk": round((5000 + 30 * disks)
+                                                    / disks, 2),
+                   "qemu_peak_rss_kib": 540000 + 20 * disks},
+        "steps": [{"name": s, "verdict": "ok", "start_s": 4.4,
+                   "end_s": 4.5, "message": ""}
+                  for s in ("census", "majors", "procdevices", "fio", "lvm")],
+        "verdict": "ok",
+        "warnings": [],
+        "census": {"disks_expected": disks, "disks_found": disks},
+        "majors": {"block": {
+            "dynamic_capacity": capacity,
+            "static_collisions": {"count": 0 if patched else 115,
+                                  "first": []},
+            "register": curve(16, int(700 * factor), 10),
+            "lookup": curve(9, int(4600 * factor), 5, width=1)},
+            "char": {"dynamic_capacity": 148}},
+        "procdevices": {"points": points},
+        "fio": {"disks": 4, "ok": 4, "failed": 0, "jobs": []},
+        "lvm": {"ok": True, "pvs": 4, "pvcreate_s": 1.2 * factor,
+                "vgcreate_s": 0.3, "lvcreate_s": 0.7, "fio_verify_s": 3.5,
+                "remove_s": 0.9},
+    }
+
+
+def disks_of(topology_path):
+    """The fake topologies say how many disks they have in a comment."""
+    with open(topology_path) as f:
+        for line in f:
+            if line.startswith("# disks ="):
+                return int(line.split("=")[1])
+    return 8
+
+
+def arg(argv, name):
+    return argv[argv.index(name) + 1]
+
+
+def run(argv):
+    topo_path = argv[1]
+    topology = os.path.splitext(os.path.basename(topo_path))[0]
+    variant = arg(argv, "--variant")
+    run_dir = os.path.join(arg(argv, "--results-dir"), arg(argv, "--run-id"))
+    mode = os.environ.get("FAKE_MODE", "ok")
+    if mode == "usage":
+        print("blkscale: build/kernel/out/x/bzImage: missing (make kernel)",
+              file=sys.stderr)
+        return 2
+    if mode == "sleep":
+        got = []
+
+        def handler(signum, _frame):
+            got.append(signal.Signals(signum).name)
+            log(f"signal {got[-1]} pid {os.getpid()}")
+
+        signal.signal(signal.SIGINT, handler)
+        signal.signal(signal.SIGTERM, handler)
+        log(f"sleeping pid {os.getpid()}")
+        deadline = time.monotonic() + 60
+        while not got and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)     # a second signal would be logged meanwhile
+        print("blkscale: interrupted by " + (got[0] if got else "nothing"),
+              file=sys.stderr)
+        return 130
+    targeted = os.environ.get("FAKE_VARIANT", variant) == variant
+    factor = float(os.environ.get("FAKE_FACTOR", "1")) if targeted else 1.0
+    disks = disks_of(topo_path)
+    doc = results(topology, variant, disks, factor)
+    drop = os.environ.get("FAKE_DROP") if targeted else None
+    if drop:
+        doc.pop(drop, None)
+    status, kind, message = 0, "ok", "ok"
+    if mode == "fail":
+        doc["steps"][0]["verdict"] = "failed"
+        status, kind, message = 1, "step-failed", "failed steps: census"
+    os.makedirs(os.path.join(run_dir, variant))
+    with open(os.path.join(run_dir, variant, "results.json"), "w") as f:
+        json.dump(doc, f)
+    with open(os.path.join(run_dir, variant, "console.log"), "w") as f:
+        f.write("fake console\n")
+    summary = {"schema": {"name": "blkscale-summary", "version": 1},
+               "variants": {variant: {
+                   "outcome": kind, "exit_status": status,
+                   "message": message,
+                   "disks_expected": {"total": disks},
+                   "disks_found": {"total": disks},
+                   "boot": doc["boot"],
+                   "results": f"{variant}/results.json"}}}
+    with open(os.path.join(run_dir, "summary.json"), "w") as f:
+        json.dump(summary, f)
+    print(f"blkscale run fake: {topology} {variant} {kind}")
+    return status
+
+
+def main(argv):
+    log(" ".join(argv))
+    if argv[0] == "validate":
+        bad = [p for p in argv[1:] if "invalid" in os.path.basename(p)]
+        for p in bad:
+            print(f"{p}: guest.vcpus: must be 1..255, got 0", file=sys.stderr)
+        return 2 if bad else 0
+    if argv[0] == "run":
+        return run(argv)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

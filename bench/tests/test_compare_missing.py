@@ -1,0 +1,54 @@
+"""A figure the baseline has but the sweep lacks is reported and fails;
+so does a run without results and a variant without a baseline."""
+
+from blkscale_bench import compare, metrics
+
+LIMITS = metrics.thresholds("stock")
+
+
+def _manifest(outcome="ok"):
+    return {"sweep": {"topologies": {"t": "t.toml"},
+                      "variants": ["stock", "patched"]},
+            "runs": [{"topology": "t", "variant": v, "outcome": outcome,
+                      "message": "kernel panic" if outcome != "ok" else ""}
+                     for v in ("stock", "patched")]}
+
+
+def _base(values):
+    return {"topologies": {"t": {"metrics": values}}}
+
+
+def test_missing_metric_reported():
+    checks = compare.compare(
+        _manifest(),
+        {"t": {"stock": {"kernel_to_init_s": 4.0,
+                         "procdevices_ns_per_read_0": None},
+               "patched": {"kernel_to_init_s": 4.0}}},
+        {"stock": _base({"kernel_to_init_s": 4.0,
+                         "procdevices_ns_per_read_0": 90000}),
+         "patched": _base({"kernel_to_init_s": 4.0})}, LIMITS)
+    failed = [c for c in checks if c.failed]
+    assert [(c.variant, c.metric, c.status) for c in failed] == [
+        ("stock", "procdevices_ns_per_read_0", compare.MISSING)]
+    assert failed[0].message == \
+        "procdevices_ns_per_read_0: missing (baseline 90000)"
+
+
+def test_run_without_results_fails():
+    checks = compare.compare(_manifest("panic"), {},
+                             {"stock": _base({"kernel_to_init_s": 4.0}),
+                              "patched": _base({})}, LIMITS)
+    runs = [c for c in checks if c.metric == "run"]
+    assert [c.status for c in runs] == [compare.RUN_FAILED] * 2
+    assert runs[0].message == "no results (panic: kernel panic)"
+    assert any(c.metric == "kernel_to_init_s" and c.status == compare.MISSING
+               for c in checks)
+
+
+def test_variant_without_baseline_fails():
+    checks = compare.compare(_manifest(),
+                             {"t": {"stock": {}, "patched": {}}},
+                             {"stock": _base({}), "patched": None}, LIMITS)
+    failed = [c for c in checks if c.failed]
+    assert [(c.variant, c.metric) for c in failed] == [("patched",
+                                                        "baseline")]

@@ -1,0 +1,41 @@
+"""Noise within the thresholds is not a regression, and a figure that
+improves is never one."""
+
+from blkscale_bench import compare, metrics
+
+LIMITS = metrics.thresholds("stock")
+MANIFEST = {"sweep": {"topologies": {"t": "t.toml"}, "variants": ["stock"]},
+            "runs": [{"topology": "t", "variant": "stock", "outcome": "ok",
+                      "message": "ok"}]}
+BASE = {"procdevices_ns_per_read_0": 100000, "kernel_to_init_s": 4.0,
+        "block_dynamic_capacity": 235, "guest_slab_kib_per_disk": 50.0,
+        "lookup_p50_ns": 4600}
+
+
+def _checks(current):
+    return compare.compare(MANIFEST, {"t": {"stock": current}},
+                           {"stock": {"topologies": {"t": {"metrics": BASE}}}},
+                           LIMITS)
+
+
+def test_noise_passes():
+    current = {"procdevices_ns_per_read_0": 149000,   # 1.49x of 1.5x
+               "kernel_to_init_s": 5.9,               # 1.475x
+               "block_dynamic_capacity": 235,
+               "guest_slab_kib_per_disk": 62.4,       # 1.248x of 1.25x
+               "lookup_p50_ns": 3000}                 # faster
+    checks = _checks(current)
+    assert [c for c in checks if c.failed] == []
+    assert compare.verdict(checks)[0] == "PASS"
+    assert {c.metric for c in checks if c.status == compare.PASS} == \
+        set(BASE) | {"run"}
+
+
+def test_exact_limit_passes():
+    current = dict(BASE, procdevices_ns_per_read_0=150000)
+    assert compare.verdict(_checks(current))[0] == "PASS"
+
+
+def test_capacity_growth_passes():
+    current = dict(BASE, block_dynamic_capacity=3731)
+    assert compare.verdict(_checks(current))[0] == "PASS"

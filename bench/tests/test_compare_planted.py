@@ -1,0 +1,55 @@
+"""A planted regression beyond its threshold is caught, in both
+directions (a time that grows, a capacity that drops)."""
+
+from blkscale_bench import compare, metrics
+
+LIMITS = metrics.thresholds("stock")
+MANIFEST = {"sweep": {"topologies": {"t": "t.toml"}, "variants": ["patched"]},
+            "runs": [{"topology": "t", "variant": "patched",
+                      "outcome": "ok", "message": "ok"}]}
+
+
+def _baseline(values):
+    return {"patched": {"topologies": {"t": {"metrics": values}}}}
+
+
+def _failed(current, base):
+    checks = compare.compare(MANIFEST, {"t": {"patched": current}},
+                             _baseline(base), LIMITS)
+    return {c.metric: c for c in checks if c.failed}
+
+
+def test_time_growth_caught():
+    base = {"procdevices_ns_per_read_0": 30000, "kernel_to_init_s": 4.0}
+    failed = _failed({"procdevices_ns_per_read_0": 45001,
+                      "kernel_to_init_s": 4.0}, base)
+    assert list(failed) == ["procdevices_ns_per_read_0"]
+    assert failed["procdevices_ns_per_read_0"].status == compare.REGRESSION
+    assert "45001 > 30000 x 1.5" in failed["procdevices_ns_per_read_0"].message
+
+
+def test_capacity_drop_caught():
+    failed = _failed({"block_dynamic_capacity": 3730},
+                     {"block_dynamic_capacity": 3731})
+    assert failed["block_dynamic_capacity"].status == compare.REGRESSION
+
+
+def test_zero_baseline_must_stay_zero():
+    failed = _failed({"block_static_collisions": 1},
+                     {"block_static_collisions": 0})
+    assert "block_static_collisions" in failed
+
+
+def test_cross_ratio_threshold():
+    name = metrics.cross_name("kernel_to_init_s", "stock")
+    failed = _failed({name: 1.6}, {name: 1.2})
+    assert failed[name].status == compare.REGRESSION
+    assert _failed({name: 1.4}, {name: 1.2}) == {}
+
+
+def test_verdict():
+    checks = compare.compare(MANIFEST, {"t": {"patched": {
+        "fio_failed": 2}}}, _baseline({"fio_failed": 0}), LIMITS)
+    result, failed = compare.verdict(checks)
+    assert result == "REGRESSION" and [c.metric for c in failed] == \
+        ["fio_failed"]

@@ -1,0 +1,69 @@
+"""Nightly with the fake launcher: a baseline made from one sweep passes
+the next identical sweep, and a planted slowdown fails it with JUnit XML
+naming the figure."""
+
+import json
+import xml.etree.ElementTree as ET
+
+
+def _baseline(bench_env):
+    out = bench_env.run("bench", run_id="base")
+    assert out.returncode == 0, out.stderr
+    bases = bench_env.tmp / "baselines"
+    out = bench_env.run_plain("baseline", str(bench_env.results / "base"),
+                              "--baselines", str(bases))
+    assert out.returncode == 0, out.stderr
+    return bases
+
+
+def test_nightly_pass_then_regression(bench_env):
+    bases = _baseline(bench_env)
+    doc = json.loads((bases / "patched.json").read_text())
+    assert doc["source"]["run"] == "base"
+    assert doc["topologies"]["small"]["metrics"][
+        "block_dynamic_capacity"] == 3731
+    assert doc["topologies"]["small"]["metrics"][
+        "procdevices_ns_per_read_0_vs_stock"] == 0.3
+
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="n1")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "nightly verdict: PASS" in out.stdout
+    root = ET.parse(bench_env.results / "n1" / "nightly.xml").getroot()
+    assert root.get("failures") == "0" and root.get("errors") == "0"
+    assert int(root.get("tests")) > 40
+
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="n2",
+                        FAKE_FACTOR="2", FAKE_VARIANT="patched")
+    assert out.returncode == 1
+    assert "nightly verdict: REGRESSION" in out.stdout
+    assert "REGRESSION  small patched: procdevices_ns_per_read_0: 60000 > " \
+        "30000 x 1.5 (2.00x)" in out.stdout
+    root = ET.parse(bench_env.results / "n2" / "nightly.xml").getroot()
+    failed = {(s.get("name"), c.get("name"))
+              for s in root.findall("testsuite")
+              for c in s.findall("testcase") if c.find("failure") is not None}
+    assert ("nightly.small.patched", "procdevices_ns_per_read_0") in failed
+    assert ("nightly.small.patched",
+            "procdevices_ns_per_read_0_vs_stock") in failed
+    assert not any(s.endswith(".stock") for s, _ in failed)
+
+
+def test_nightly_missing_section(bench_env):
+    bases = _baseline(bench_env)
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="n3",
+                        FAKE_DROP="lvm", FAKE_VARIANT="stock")
+    assert out.returncode == 1
+    assert "MISSING     small stock: lvm_ok: missing (baseline 1)" in \
+        out.stdout
+
+
+def test_baseline_refuses_partial(bench_env):
+    out = bench_env.run("bench", run_id="p", FAKE_MODE="usage")
+    assert out.returncode == 2
+    out = bench_env.run_plain("baseline", str(bench_env.results / "p"),
+                              "--baselines", str(bench_env.tmp / "b"))
+    assert out.returncode == 2
+    assert out.stderr.strip().endswith(
+        "manifest.json: status: partial sweep; a baseline needs a complete "
+        "one (--force to accept it)")
+    assert not (bench_env.tmp / "b").exists()

@@ -1,0 +1,63 @@
+"""SIGINT or SIGTERM to a sweep: the running launcher gets the signal
+exactly once, nothing is left running, no further run starts, and the
+manifest is marked partial."""
+
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+
+def _wait_for(predicate, timeout=30):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie is gone for our purposes only once reaped: look at its state.
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_signal_stops_sweep_cleanly(bench_env, sig):
+    env = dict(bench_env.env, FAKE_MODE="sleep")
+    proc = subprocess.Popen(bench_env.argv("bench"), env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    try:
+        assert _wait_for(lambda: any(c.startswith("sleeping")
+                                     for c in bench_env.calls())), \
+            "the fake launcher never started"
+        child = int([c for c in bench_env.calls()
+                     if c.startswith("sleeping")][0].split()[-1])
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, err
+    calls = bench_env.calls()
+    signals = [c for c in calls if c.startswith("signal ")]
+    assert signals == [f"signal {sig.name} pid {child}"]
+    assert len([c for c in calls if c.startswith("run ")]) == 1, \
+        "a run started after the signal"
+    assert not _alive(child), "the launcher child was left running"
+    m = bench_env.manifest()
+    assert m["status"] == "partial"
+    assert m["partial_reason"] == f"interrupted by {sig.name}"
+    assert [r["outcome"] for r in m["runs"]] == ["interrupted"]
+    assert "PARTIAL: interrupted" in out
