@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* diskcensus: every disk against the plan, with its dev_t. */
+#ifndef CENSUS_H
+#define CENSUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devlist.h"
+#include "diskkind.h"
+#include "partitions.h"
+#include "procdevices.h"
+#include "report.h"
+
+#define CENSUS_NAME_SIZE 32	/* DISK_NAME_LEN */
+#define CENSUS_READ_SIZE 4096
+
+struct census_paths {
+	const char *sysfs;
+	const char *proc;
+	const char *dev;
+};
+
+struct disk {
+	char name[CENSUS_NAME_SIZE];
+	enum disk_kind kind;
+	char kind_why[64];	/* how the kind was decided */
+	uint32_t major, minor;
+	uint64_t sectors;	/* /sys/block/<name>/size, 512-byte units */
+	bool have_dev;		/* its dev and size attributes were read */
+	bool read_ok;
+};
+
+/* One check a disk did not pass. */
+struct failure {
+	char disk[CENSUS_NAME_SIZE];
+	const char *check;	/* dev-node, sys-dev-block, ..., open, read */
+	int err;		/* errno, 0 when it is not a system error */
+	char detail[96];
+};
+
+struct expectation {
+	unsigned long count;
+	const char *source;	/* "option", "environment" or "default" */
+};
+
+struct census {
+	struct census_paths paths;
+	bool read_disks;
+	size_t max_failures;	/* kept in the list; all are counted */
+
+	struct disk *disks;	/* every /sys/block entry, kinds included */
+	size_t ndisks, cap;
+	struct expectation expect[DISK_KINDS];
+	size_t found[DISK_KINDS];
+
+	struct procdevices pd;
+	bool have_pd;
+	struct partitions parts;
+	struct devlist_summary devs;	/* disks of the counted kinds */
+	size_t devt_duplicates;	/* in /sys/block and in /proc/partitions */
+
+	size_t read_ok, read_failed, consistency_errors;
+	struct failure *failures;
+	size_t nfailures, failures_total;
+
+	double uptime_s, duration_s;
+	struct report rep;
+};
+
+/* A disk is counted unless it is of the other kind. */
+static inline bool census_counted(const struct disk *d)
+{
+	return d->kind != DISK_OTHER;
+}
+
+void census_fail(struct census *c, const struct disk *d, const char *check,
+		 int err, const char *fmt, ...) __printf(5, 6);
+
+/* scan.c: /proc/devices, /proc/partitions and /sys/block into c. */
+int census_scan(struct census *c);
+
+/* verify.c: dev_t uniqueness, the three views of each disk, reads. */
+void census_verify(struct census *c);
+
+/* output.c */
+void census_print_json(struct census *c);
+void census_print_human(const struct census *c);
+
+#endif

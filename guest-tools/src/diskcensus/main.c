@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * diskcensus: count the disks of each kind against what the plan
+ * expects, check that every dev_t is unique and that /dev, /sys/dev/block
+ * and /proc/partitions agree on each disk, read each disk once, and time
+ * it all.  Exit 0 only when everything matched.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "census.h"
+#include "options.h"
+#include "sysfs.h"
+#include "version.h"
+
+#define NOT_GIVEN ULONG_MAX
+#define EXPECT_MAX 1000000ul
+
+static struct {
+	bool json;
+	bool no_read;
+	unsigned long expect[DISK_OTHER];
+	unsigned long max_failures;
+	const char *sysfs, *proc, *dev;
+} cfg = {
+	.expect = { NOT_GIVEN, NOT_GIVEN, NOT_GIVEN },
+	.max_failures = 32,
+	.sysfs = "/sys",
+	.proc = "/proc",
+	.dev = "/dev",
+};
+
+static const char *const expect_env[DISK_OTHER] = {
+	[DISK_VIRTIO] = "BLKSCALE_EXPECT_VIRTIO",
+	[DISK_SCSI] = "BLKSCALE_EXPECT_SCSI",
+	[DISK_SIM] = "BLKSCALE_EXPECT_SIM",
+};
+
+static const struct opt options[] = {
+	OPT_BOOL("json", 'j', &cfg.json,
+		 "print one JSON document instead of a summary"),
+	OPT_NUM("expect-virtio", 0, &cfg.expect[DISK_VIRTIO], "N",
+		"virtio-blk disks expected (default: $BLKSCALE_EXPECT_VIRTIO, else 0)",
+		0, EXPECT_MAX),
+	OPT_NUM("expect-scsi", 0, &cfg.expect[DISK_SCSI], "N",
+		"virtio-scsi disks expected (default: $BLKSCALE_EXPECT_SCSI, else 0)",
+		0, EXPECT_MAX),
+	OPT_NUM("expect-sim", 0, &cfg.expect[DISK_SIM], "N",
+		"scsi_debug and null_blk disks expected (default: $BLKSCALE_EXPECT_SIM, else 0)",
+		0, EXPECT_MAX),
+	OPT_BOOL("no-read", 0, &cfg.no_read, "do not read the disks"),
+	OPT_NUM("max-failures", 0, &cfg.max_failures, "N",
+		"failures listed one by one (all are counted)", 0, 100000),
+	OPT_STR("sysfs-root", 0, &cfg.sysfs, "DIR", "where sysfs is (/sys)"),
+	OPT_STR("proc-root", 0, &cfg.proc, "DIR", "where procfs is (/proc)"),
+	OPT_STR("dev-root", 0, &cfg.dev, "DIR",
+		"where the device nodes are (/dev)"),
+	OPT_END,
+};
+
+/* Options win over the plan's environment; neither means 0. */
+static int expectations(struct census *c)
+{
+	enum disk_kind k;
+	const char *val;
+	char *end;
+
+	for (k = 0; k < DISK_OTHER; k++) {
+		if (cfg.expect[k] != NOT_GIVEN) {
+			c->expect[k].count = cfg.expect[k];
+			c->expect[k].source = "option";
+			continue;
+		}
+		val = getenv(expect_env[k]);
+		if (!val || !val[0]) {
+			c->expect[k].count = 0;
+			c->expect[k].source = "default";
+			continue;
+		}
+		errno = 0;
+		c->expect[k].count = strtoul(val, &end, 10);
+		if (val[0] < '0' || val[0] > '9' || *end || errno ||
+		    c->expect[k].count > EXPECT_MAX) {
+			fprintf(stderr,
+				"diskcensus: %s: '%.40s' is not a number of disks (0..%lu)\n",
+				expect_env[k], val, EXPECT_MAX);
+			return -1;
+		}
+		c->expect[k].source = "environment";
+	}
+	return 0;
+}
+
+static void read_uptime(struct census *c)
+{
+	char path[PATH_MAX], text[128];
+	char *end;
+	long ret;
+
+	snprintf(path, sizeof(path), "%s/uptime", c->paths.proc);
+	ret = sysfs_read(path, text, sizeof(text));
+	if (ret < 0) {
+		report_error(&c->rep, "%s: %s", path, strerror((int)-ret));
+		return;
+	}
+	c->uptime_s = strtod(text, &end);
+	if (end == text || *end != ' ')
+		report_error(&c->rep, "%s: '%.40s' is not 'seconds idle'", path,
+			     text);
+}
+
+int main(int argc, char **argv)
+{
+	static struct census c;
+	uint64_t t0 = now_ns();
+	int ret, first;
+
+	report_init(&c.rep, "diskcensus", BLKSCALE_TOOLS_VERSION);
+	ret = opt_parse("diskcensus", options, argc, argv, &first, stderr);
+	if (ret == OPT_HELP) {
+		opt_usage(stdout, "diskcensus",
+			  "Count the disks of each kind against the plan, check every dev_t\n"
+			  "and its /dev, /sys/dev/block and /proc/partitions views, read each disk.",
+			  options);
+		return 0;
+	}
+	if (ret != OPT_OK)
+		return 2;
+	if (first < argc) {
+		fprintf(stderr, "diskcensus: unexpected argument '%s'\n",
+			argv[first]);
+		return 2;
+	}
+	if (expectations(&c))
+		return 2;
+	c.paths.sysfs = cfg.sysfs;
+	c.paths.proc = cfg.proc;
+	c.paths.dev = cfg.dev;
+	c.read_disks = !cfg.no_read;
+	c.max_failures = cfg.max_failures;
+	c.failures = calloc(cfg.max_failures ? cfg.max_failures : 1,
+			    sizeof(*c.failures));
+	if (!c.failures)
+		report_error(&c.rep, "out of memory");
+	else if (!census_scan(&c))
+		census_verify(&c);
+	c.duration_s = (double)(now_ns() - t0) / 1e9;
+	read_uptime(&c);
+
+	if (cfg.json)
+		census_print_json(&c);
+	else
+		census_print_human(&c);
+	return c.rep.nerrors ? 1 : 0;
+}
