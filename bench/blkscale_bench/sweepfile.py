@@ -121,7 +121,11 @@ def _thresholds(value, where, known_metrics):
 
 
 def load(path, known_metrics=None):
-    """Read and check a sweep file; BenchError names the first problem."""
+    """Read and check a sweep file; BenchError names the first problem.
+
+    known_metrics: the metric names thresholds may use, or a function of
+    the reference variant that returns them (None: no thresholds check).
+    """
     where = display(path)
     try:
         with open(path, "rb") as f:
@@ -159,6 +163,8 @@ def load(path, known_metrics=None):
         raise BenchError(where, "accel", "must be one of "
                          + ", ".join(ACCELS) + f"; got {accel!r}")
     sweep.accel = accel
+    if callable(known_metrics):
+        known_metrics = known_metrics(sweep.reference)
     sweep.thresholds = _thresholds(doc.get("thresholds", {}), where,
                                    known_metrics)
     return sweep

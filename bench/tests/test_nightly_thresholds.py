@@ -1,0 +1,44 @@
+"""Thresholds in the nightly sweep file: an unknown metric is refused
+with one line, and an override changes the verdict."""
+
+
+def test_unknown_threshold_metric(bench_env):
+    sweep = bench_env.write_sweep("th", ["small"],
+                                  "[thresholds.no_such_metric]\n"
+                                  "max_ratio = 2\n")
+    out = bench_env.run("nightly", sweep=sweep)
+    assert out.returncode == 2
+    assert out.stderr.strip() == \
+        f"{sweep}: thresholds.no_such_metric: unknown metric"
+    assert bench_env.calls() == []
+
+
+def test_threshold_must_be_positive(bench_env):
+    sweep = bench_env.write_sweep("th", ["small"],
+                                  "[thresholds.kernel_to_init_s]\n"
+                                  "max_ratio = -1\n")
+    out = bench_env.run("nightly", sweep=sweep)
+    assert out.returncode == 2
+    assert out.stderr.strip() == \
+        f"{sweep}: thresholds.kernel_to_init_s.max_ratio: must be a " \
+        "positive number"
+
+
+def test_override_changes_verdict(bench_env):
+    assert bench_env.run("bench", run_id="base").returncode == 0
+    bases = bench_env.tmp / "baselines"
+    assert bench_env.run_plain("baseline", str(bench_env.results / "base"),
+                               "--baselines", str(bases)).returncode == 0
+    # 1.4x slower boot on stock: within the default 1.5x ...
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="a",
+                        FAKE_FACTOR="1.4", FAKE_VARIANT="stock")
+    assert "kernel_to_init_s: 5.6 > " not in out.stdout
+    # ... but not within a stricter 1.2x from the sweep file.
+    sweep = bench_env.write_sweep("strict", ["small", "big"],
+                                  "[thresholds.kernel_to_init_s]\n"
+                                  "max_ratio = 1.2\n")
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="b",
+                        sweep=sweep, FAKE_FACTOR="1.4", FAKE_VARIANT="stock")
+    assert out.returncode == 1
+    assert "REGRESSION  small stock: kernel_to_init_s: 5.6 > 4 x 1.2 (1.40x)" \
+        in out.stdout

@@ -1,0 +1,322 @@
+"""Everything the report shows, computed once from the loaded run: the
+tables, the fitted models and the data behind each plot."""
+
+from dataclasses import dataclass, field
+
+from . import fit, series
+from .series import get, num
+from .table import Table, fmt, pct
+
+PLAN_DISKS = (1000, 4000, 5000, 10000)
+KIB_PER_MIB = 1024
+
+
+@dataclass
+class Analysis:
+    run: object
+    tables: dict = field(default_factory=dict)
+    notes: dict = field(default_factory=dict)      # section -> sentence
+    boot: dict = field(default_factory=dict)       # (key, variant) -> Choice
+    memory: dict = field(default_factory=dict)     # (key, variant) -> Choice
+    curve_topology: dict = field(default_factory=dict)  # section -> name
+
+
+def pick_topology(run, section):
+    """The topology with the most disks where every variant that ran it
+    has the section (so that variants are compared on the same disks)."""
+    best = None
+    for topo in run.topologies:
+        entries = [run.entry(topo, v) for v in run.variants]
+        entries = [e for e in entries if e]
+        if not entries or not all(get(e.doc, section) for e in entries):
+            continue
+        disks = max(e.disks or 0 for e in entries)
+        if best is None or disks > best[0]:
+            best = (disks, topo)
+    return best[1] if best else None
+
+
+def _runs_table(run):
+    t = Table("runs", "Runs", ["Topology", "Variant", "Disks found",
+                               "Disks expected", "Outcome", "Kernel",
+                               "Accelerator", "vCPUs", "Wall (s)"])
+    for e in run.entries:
+        d = e.doc or {}
+        t.rows.append([e.topology, e.variant, fmt(e.disks),
+                       fmt(get(d, "disks", "expected", "total")),
+                       e.outcome + (f": {e.message}" if e.outcome != "ok"
+                                    and e.message else ""),
+                       get(d, "kernel", "release") or "-",
+                       get(d, "host", "accelerator") or "-",
+                       fmt(get(d, "host", "vcpus")),
+                       fmt(num(get(d, "boot", "wall_s")), 1)])
+    return t
+
+
+def _ranges(ranges):
+    if not isinstance(ranges, list):
+        return "-"
+    return ", ".join(f"{a}-{b}" if a != b else f"{a}" for a, b in ranges)
+
+
+def _majors_table(run):
+    t = Table("majors", "Dynamic major capacity",
+              ["Topology", "Variant", "Dynamic block majors",
+               "Block majors handed out", "Assigned in devices.txt",
+               "Dynamic char majors", "Block stopped with"])
+    for e in run.with_results():
+        blk = get(e.doc, "majors", "block")
+        if not blk:
+            continue
+        t.rows.append([e.topology, e.variant,
+                       fmt(num(blk.get("dynamic_capacity"))),
+                       _ranges(get(blk, "majors_obtained", "ranges")),
+                       fmt(num(get(blk, "static_collisions", "count"))),
+                       fmt(num(get(e.doc, "majors", "char",
+                                   "dynamic_capacity"))),
+                       blk.get("stop_error") or "-"])
+    return t
+
+
+def _cost_table(run, topo):
+    t = Table("major_cost", "Register and lookup cost",
+              ["Variant", "Majors registered (max)",
+               "register p50, median over the curve (ns)",
+               "register p50 at the fullest bucket (ns)",
+               "lookup p50, median (ns)",
+               "lookup p50 at the most registered (ns)"],
+              note=f"topology {topo}")
+    for v in run.variants:
+        e = run.entry(topo, v)
+        if not e:
+            continue
+        reg, look = series.curve(e.doc, "register"), \
+            series.curve(e.doc, "lookup")
+        t.rows.append([v, fmt(num(get(e.doc, "majors", "block",
+                                      "dynamic_capacity"))),
+                       fmt(series.curve_median(e.doc, "register"), 0),
+                       fmt(reg[-1][1] if reg else None),
+                       fmt(series.curve_median(e.doc, "lookup"), 0),
+                       fmt(look[-1][1] if look else None)])
+    return t
+
+
+def _procdev_table(run, topo):
+    t = Table("procdevices", "/proc/devices generation",
+              ["Variant", "Block majors listed", "Added by procdevbench",
+               "Full read (ns)", "Per line (ns)", "Lines",
+               "Lists exactly what is registered"],
+              note=f"topology {topo}; median of full reads through one "
+                   "open file")
+    for v in run.variants:
+        e = run.entry(topo, v)
+        if not e:
+            continue
+        for blk, reg, ns, per_line, lines, ok in \
+                series.procdev_points(e.doc):
+            t.rows.append([v, fmt(blk), fmt(reg), fmt(ns),
+                           fmt(per_line, 1), fmt(lines), fmt(ok)])
+    return t
+
+
+def _points(run, variant, extract):
+    return [(e.disks, extract(e.doc)) for e in run.with_results()
+            if e.variant == variant and e.disks]
+
+
+def _fits_table(tid, title, choices, labels, unit):
+    t = Table(tid, title, ["Figure", "Variant", "Model", "Formula (n disks)",
+                           "Degrees of freedom", f"Residual std error ({unit})",
+                           f"Max |residual| ({unit})", "RMS relative error",
+                           "Verdict"])
+    for (key, variant), choice in choices.items():
+        if not choice.candidates:
+            t.rows.append([labels[key], variant, "-", "-", "-", "-", "-",
+                           "-", f"no fit: {choice.reason}"])
+            continue
+        for f in choice.candidates:
+            if f is choice.chosen:
+                verdict = "chosen"
+            elif f.refused:
+                verdict = f"refused: {f.refused}"
+            else:
+                verdict = "larger residual error"
+            t.rows.append([labels[key], variant, f.model, f.formula or "-",
+                           fmt(f.dof), fmt(f.stderr, 3) if f.ok else "-",
+                           fmt(f.max_abs_residual, 3) if f.points else "-",
+                           pct(f.rms_relative) if f.points else "-",
+                           verdict])
+    return t
+
+
+def _boot(run, a):
+    labels = dict(series.BOOT_SERIES)
+    for key, _ in series.BOOT_SERIES:
+        for v in run.variants:
+            pts = [(n, y) for n, y in _points(
+                run, v, lambda d, k=key: series.boot_value(d, k))
+                if y is not None]
+            if pts:
+                a.boot[(key, v)] = fit.choose(pts)
+    a.tables["boot_fits"] = _fits_table(
+        "boot_fits", "Boot time models", a.boot, labels, "s")
+    t = Table("boot_points", "Boot time: measured and modelled",
+              ["Figure", "Variant", "Disks", "Measured (s)",
+               "Model (s)", "Residual (s)"])
+    for (key, v), choice in a.boot.items():
+        chosen = choice.chosen
+        pts = chosen.points if chosen else \
+            [(n, y, None) for n, y in _points(
+                run, v, lambda d, k=key: series.boot_value(d, k))
+             if y is not None]
+        for n, y, f in pts:
+            t.rows.append([labels[key], v, fmt(n), fmt(y, 2),
+                           fmt(f, 2), fmt(None if f is None else y - f, 2)])
+    a.tables["boot_points"] = t
+
+
+def _memory(run, a):
+    labels = {k: label for k, label, _ in series.MEMORY_SERIES}
+    for key, _, extract in series.MEMORY_SERIES:
+        for v in run.variants:
+            pts = [(n, y) for n, y in _points(run, v, extract)
+                   if y is not None]
+            if pts:
+                a.memory[(key, v)] = fit.choose(pts, models=("linear",))
+    t = Table("memory", "Memory per disk",
+              ["Topology", "Variant", "Disks", "Guest slab (KiB)",
+               "Guest slab per disk (KiB)", "Guest RAM in use (KiB)",
+               "QEMU peak RSS (KiB)", "QEMU RSS per disk (KiB)"])
+    for e in run.with_results():
+        rss = num(get(e.doc, "memory", "qemu_peak_rss_kib"))
+        t.rows.append([e.topology, e.variant, fmt(e.disks),
+                       fmt(num(get(e.doc, "memory", "guest_slab_kib"))),
+                       fmt(num(get(e.doc, "memory",
+                                   "guest_slab_kib_per_disk")), 2),
+                       fmt(series.guest_used_kib(e.doc)), fmt(rss),
+                       fmt(rss / e.disks if rss and e.disks else None, 1)])
+    a.tables["memory"] = t
+    t = Table("memory_fits", "Memory models: cost of one more disk",
+              ["Figure", "Variant", "Per disk (KiB)", "Fixed (KiB)",
+               "Residual std error (KiB)", "RMS relative error", "Verdict"])
+    for (key, v), choice in a.memory.items():
+        f = choice.chosen
+        if f is None:
+            why = choice.reason or (choice.candidates[0].refused
+                                    if choice.candidates else "")
+            t.rows.append([labels[key], v, "-", "-", "-", "-",
+                           f"no fit: {why}"])
+            continue
+        t.rows.append([labels[key], v, fmt(f.params["b"], 2),
+                       fmt(f.params["a"], 0), fmt(f.stderr, 1),
+                       pct(f.rms_relative), "linear fit"])
+    a.tables["memory_fits"] = t
+
+
+def _io_table(run):
+    t = Table("io", "fio and LVM",
+              ["Topology", "Variant", "fio disks", "fio ok", "fio failed",
+               "fio verified data", "LVM ok", "PVs", "Majors held",
+               "pvcreate (s)", "vgcreate (s)", "lvcreate (s)",
+               "fio verify on LV (s)", "remove (s)"])
+    for e in run.with_results():
+        fio, lvm = get(e.doc, "fio") or {}, get(e.doc, "lvm") or {}
+        if not fio and not lvm:
+            continue
+        t.rows.append([e.topology, e.variant, fmt(num(fio.get("disks"))),
+                       fmt(num(fio.get("ok"))), fmt(num(fio.get("failed"))),
+                       fmt(fio.get("verify")) if fio else "-",
+                       fmt(lvm.get("ok")) if lvm else "-",
+                       fmt(num(lvm.get("pvs"))),
+                       fmt(num(lvm.get("majors_held"))),
+                       *[fmt(num(lvm.get(k)), 2) for k in
+                         ("pvcreate_s", "vgcreate_s", "lvcreate_s",
+                          "fio_verify_s", "remove_s")]])
+    return t
+
+
+def probe_choice(a, variant):
+    """The boot model the capacity plan uses: census when it was fitted,
+    else kernel-to-init (disks are probed before init)."""
+    for key, label in series.BOOT_SERIES:
+        choice = a.boot.get((key, variant))
+        if choice and choice.chosen:
+            return key, label, choice
+    return None, None, None
+
+
+def _plan(run, a):
+    t = Table("capacity_plan", "Capacity planning",
+              ["Disks", "Variant", "Guest slab (MiB)",
+               "Guest RAM in use (MiB)", "Host QEMU RSS (MiB)",
+               "Probe time (s)", "Probe time figure"])
+    err = Table("capacity_error", "Error of the capacity models on the "
+                "measured points",
+                ["Variant", "Figure", "Model", "Disk counts measured",
+                 "RMS relative error", "Max |residual|",
+                 "Extrapolation to 10000 disks"])
+    largest = {}
+    for v in run.variants:
+        key, label, probe = probe_choice(a, v)
+        mem = {k: a.memory.get((k, v)) for k, _, _ in series.MEMORY_SERIES}
+        for n in PLAN_DISKS:
+            cells = [fmt(n), v]
+            for k in ("guest_slab_kib", "guest_used_kib",
+                      "qemu_peak_rss_kib"):
+                c = mem.get(k)
+                cells.append(fmt(c.chosen.predict(n) / KIB_PER_MIB, 0)
+                             if c and c.chosen else "-")
+            cells.append(fmt(probe.chosen.predict(n), 1) if probe else "-")
+            cells.append(f"{label} ({probe.chosen.model})" if probe else
+                         "no model")
+            t.rows.append(cells)
+        named = [(k, lbl, a.memory.get((k, v)), "KiB")
+                 for k, lbl, _ in series.MEMORY_SERIES]
+        named.append((key, label, probe, "s"))
+        for k, lbl, c, unit in named:
+            if not c:
+                continue
+            f = c.chosen
+            counts = ", ".join(str(n) for n in c.counts)
+            if f:
+                largest[v] = max(c.counts)
+                err.rows.append([v, lbl, f.model, counts,
+                                 pct(f.rms_relative),
+                                 f"{fmt(f.max_abs_residual, 2)} {unit}",
+                                 f"{10000 / max(c.counts):.1f}x the largest"
+                                 " measured"])
+            else:
+                err.rows.append([v, lbl, "-", counts, "-", "-",
+                                 f"no fit: {c.reason or 'no model fits'}"])
+    a.tables["capacity_plan"] = t
+    a.tables["capacity_error"] = err
+    if not largest:
+        a.notes["plan"] = (
+            "No capacity model: the run needs at least "
+            f"{fit.MIN_COUNTS} different disk counts (a sweep such as "
+            "bench/sweeps/scale.toml).")
+    else:
+        top = max(largest.values())
+        a.notes["plan"] = (
+            f"Models fitted on {top} disks at most: every row above "
+            f"{top} disks is an extrapolation, and the further it goes the "
+            "less the residuals on the measured points say about it.")
+
+
+def analyse(run):
+    a = Analysis(run)
+    a.tables["runs"] = _runs_table(run)
+    a.tables["majors"] = _majors_table(run)
+    topo = pick_topology(run, "majors")
+    a.curve_topology["majors"] = topo
+    if topo:
+        a.tables["major_cost"] = _cost_table(run, topo)
+    topo = pick_topology(run, "procdevices")
+    a.curve_topology["procdevices"] = topo
+    if topo:
+        a.tables["procdevices"] = _procdev_table(run, topo)
+    _boot(run, a)
+    _memory(run, a)
+    a.tables["io"] = _io_table(run)
+    _plan(run, a)
+    return a

@@ -1,0 +1,37 @@
+"""RUN_DIR/report/: index.html, report.md and the PNG plots."""
+
+import os
+import shutil
+import tempfile
+
+from . import analysis, load, plots, render_html, render_md
+
+OUT = "report"
+
+
+def build(run_dir, out_dir=None):
+    """Write the report; returns (output directory, analysis, plots).
+
+    Written into a temporary directory first and renamed into place, so
+    a failed report never leaves half a directory behind.
+    """
+    run = load.load(run_dir)
+    a = analysis.analyse(run)
+    out_dir = out_dir or os.path.join(run_dir, OUT)
+    parent = os.path.dirname(os.path.abspath(out_dir))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".report-", dir=parent)
+    try:
+        drawn = plots.draw_all(a, tmp)
+        with open(os.path.join(tmp, "index.html"), "w") as f:
+            f.write(render_html.render(a, drawn))
+        with open(os.path.join(tmp, "report.md"), "w") as f:
+            f.write(render_md.render(a, drawn))
+        os.chmod(tmp, 0o755)
+        if os.path.isdir(out_dir):
+            shutil.rmtree(out_dir)
+        os.rename(tmp, out_dir)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return out_dir, a, drawn

@@ -1,0 +1,145 @@
+"""A run directory as the report sees it: metadata and one entry per
+(topology, variant) that brought a results.json.
+
+Two layouts are read: a sweep (manifest.json, made by `blkscale bench` or
+`blkscale nightly`) and a single launcher run (summary.json, made by
+`blkscale run`).
+"""
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from .errors import ReportError
+
+
+@dataclass
+class Entry:
+    topology: str
+    variant: str
+    outcome: str
+    message: str
+    doc: dict = None          # results.json, None when the run brought none
+
+    @property
+    def disks(self):
+        found = ((self.doc or {}).get("disks") or {}).get("found") or {}
+        return found.get("total")
+
+
+@dataclass
+class Run:
+    path: str
+    layout: str               # "sweep" or "run"
+    meta: dict
+    topologies: list          # in sweep order
+    variants: list
+    reference: str
+    entries: list = field(default_factory=list)
+
+    def entry(self, topology, variant):
+        for e in self.entries:
+            if e.topology == topology and e.variant == variant and e.doc:
+                return e
+        return None
+
+    def with_results(self):
+        return [e for e in self.entries if e.doc]
+
+
+def _read(path, what):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as e:
+        raise ReportError(path, None, f"unreadable {what}: {e}") from None
+
+
+def _results(run_dir, rel, where, fieldname):
+    if not rel:
+        return None
+    path = os.path.join(run_dir, rel)
+    doc = _read(path, "results")
+    if doc is None:
+        raise ReportError(where, fieldname, f"{rel}: missing")
+    if (doc.get("schema") or {}).get("name") != "blkscale-results":
+        raise ReportError(path, "schema.name", "is not blkscale-results")
+    return doc
+
+
+def _sweep(run_dir, manifest):
+    where = os.path.join(run_dir, "manifest.json")
+    sweep = manifest.get("sweep") or {}
+    variants = sweep.get("variants") or []
+    topologies = list(sweep.get("topologies") or {})
+    run = Run(run_dir, "sweep", manifest, topologies, variants,
+              sweep.get("reference") or "stock")
+    for i, r in enumerate(manifest.get("runs") or []):
+        for key in ("topology", "variant", "outcome"):
+            if not isinstance(r.get(key), str):
+                raise ReportError(where, f"runs[{i}].{key}",
+                                  "missing or not a string")
+        run.entries.append(Entry(
+            r["topology"], r["variant"], r["outcome"], r.get("message", ""),
+            _results(run_dir, r.get("results"), where, f"runs[{i}].results")))
+    return run
+
+
+def _single(run_dir, summary):
+    """A launcher run: one topology, its variants, metadata from results."""
+    where = os.path.join(run_dir, "summary.json")
+    topo = (summary.get("topology") or {}).get("name")
+    variants = summary.get("variants")
+    if not isinstance(topo, str) or not isinstance(variants, dict):
+        raise ReportError(where, "topology.name", "missing: not a run summary")
+    entries = []
+    for v, info in variants.items():
+        entries.append(Entry(topo, v, info.get("outcome", "?"),
+                             info.get("message", ""),
+                             _results(run_dir, info.get("results"), where,
+                                      f"variants.{v}.results")))
+    docs = [e.doc for e in entries if e.doc]
+    host = (docs[0].get("host") or {}) if docs else {}
+    meta = {
+        "run": summary.get("run"),
+        "status": "complete",
+        "partial_reason": None,
+        "command": None,
+        "started": summary.get("started"),
+        "finished": summary.get("finished"),
+        "git": None,
+        "qemu_version": host.get("qemu_version"),
+        "accelerator": (summary.get("accelerator") or {}).get("name"),
+        "host_cpu": host.get("cpu_model"),
+        "host_cpus": host.get("host_cpus"),
+        "kernels": {e.variant: (e.doc.get("kernel") or {}).get("release")
+                    for e in entries if e.doc},
+        "vcpus": {topo: host.get("vcpus")},
+    }
+    names = list(variants)
+    ref = "stock" if "stock" in names else names[0]
+    run = Run(run_dir, "run", meta, [topo], names, ref, entries)
+    return run
+
+
+def load(run_dir):
+    if not os.path.isdir(run_dir):
+        raise ReportError(run_dir, None, "no such run directory")
+    manifest = _read(os.path.join(run_dir, "manifest.json"), "manifest")
+    if manifest is not None:
+        if (manifest.get("schema") or {}).get("name") != "blkscale-sweep":
+            raise ReportError(os.path.join(run_dir, "manifest.json"),
+                              "schema.name", "is not blkscale-sweep")
+        run = _sweep(run_dir, manifest)
+    else:
+        summary = _read(os.path.join(run_dir, "summary.json"), "summary")
+        if summary is None:
+            raise ReportError(run_dir, None, "neither manifest.json (a sweep)"
+                              " nor summary.json (a run): not a run "
+                              "directory")
+        run = _single(run_dir, summary)
+    if not run.with_results():
+        raise ReportError(run_dir, None, "no run brought results")
+    return run

@@ -1,0 +1,41 @@
+"""The run's metadata as (label, value) lines for the page header."""
+
+
+def _qemu(version):
+    return version or "-"
+
+
+def lines(run):
+    m = run.meta
+    git = m.get("git") or {}
+    commit = git.get("commit") or "-"
+    if git.get("dirty"):
+        commit += " (with uncommitted changes)"
+    kernels = ", ".join(f"{v}: {r or '-'}" for v, r in
+                        (m.get("kernels") or {}).items()) or "-"
+    vcpus = ", ".join(f"{t}: {n}" for t, n in
+                      (m.get("vcpus") or {}).items() if n is not None) or "-"
+    command = m.get("command")
+    out = [
+        ("Run", f"{m.get('run') or '-'} ({run.layout}, {m.get('status')})"),
+        ("Date", f"{m.get('started') or '-'} to {m.get('finished') or '-'}"),
+        ("Command", " ".join(command) if command else "-"),
+        ("Project commit", commit),
+        ("Kernels", kernels),
+        ("QEMU", _qemu(m.get("qemu_version"))),
+        ("Accelerator", m.get("accelerator") or "-"),
+        ("Host CPU", f"{m.get('host_cpu') or '-'} "
+                     f"({m.get('host_cpus') or '?'} CPUs)"),
+        ("Guest vCPUs", vcpus),
+    ]
+    return out
+
+
+def partial(run):
+    """A warning sentence when the run did not complete, else None."""
+    m = run.meta
+    if m.get("status") == "complete":
+        return None
+    reason = m.get("partial_reason") or "it never finished"
+    return f"This run is {m.get('status')}: {reason}. Figures cover only " \
+           "the runs that brought results."

@@ -1,0 +1,223 @@
+"""The report's PNG plots (matplotlib, Agg backend: no display needed).
+
+Each function draws one figure from the analysis and returns its file
+name, or None when the run has nothing to draw (the page says so).
+"""
+
+import os
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from . import analysis, series  # noqa: E402
+from .series import get, num  # noqa: E402
+
+DPI = 100
+STYLES = {"stock": ("tab:red", "o"), "patched": ("tab:blue", "s")}
+OTHER = [("tab:green", "^"), ("tab:purple", "D"), ("tab:orange", "v")]
+
+
+def _style(run, variant):
+    if variant in STYLES:
+        return STYLES[variant]
+    others = [v for v in run.variants if v not in STYLES]
+    return OTHER[others.index(variant) % len(OTHER)]
+
+
+def _save(fig, out_dir, name):
+    fig.tight_layout()
+    fig.savefig(os.path.join(out_dir, name), dpi=DPI)
+    plt.close(fig)
+    return name
+
+
+def capacity(a, out_dir):
+    run = a.run
+    topo = a.curve_topology.get("majors")
+    if not topo:
+        return None
+    groups = [("dynamic block majors", ("block", "dynamic_capacity")),
+              ("dynamic char majors", ("char", "dynamic_capacity")),
+              ("block majors assigned\nin devices.txt",
+               ("block", "static_collisions", "count"))]
+    variants = [v for v in run.variants if run.entry(topo, v)]
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    width = 0.8 / len(variants)
+    x = np.arange(len(groups))
+    for i, v in enumerate(variants):
+        doc = run.entry(topo, v).doc
+        values = [num(get(doc, "majors", *path)) or 0 for _, path in groups]
+        color, _ = _style(run, v)
+        bars = ax.bar(x + (i - (len(variants) - 1) / 2) * width, values,
+                      width, label=v, color=color)
+        ax.bar_label(bars, fmt="%d", fontsize=8)
+    ax.set_xticks(x, [g for g, _ in groups])
+    ax.set_ylabel("majors")
+    ax.set_title(f"Dynamic major capacity ({topo})")
+    ax.legend()
+    return _save(fig, out_dir, "capacity.png")
+
+
+def major_cost(a, out_dir):
+    run = a.run
+    topo = a.curve_topology.get("majors")
+    if not topo:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    for ax, name, title in ((axes[0], "register", "register_blkdev(0, ...)"),
+                            (axes[1], "lookup", "open() of a registered "
+                             "major")):
+        for v in run.variants:
+            e = run.entry(topo, v)
+            pts = series.curve(e.doc, name) if e else []
+            if not pts:
+                continue
+            color, marker = _style(run, v)
+            xs = [p[0] for p in pts]
+            ax.plot(xs, [p[1] for p in pts], marker=marker, markersize=3,
+                    color=color, label=f"{v} p50")
+            if all(p[2] is not None for p in pts):
+                ax.plot(xs, [p[2] for p in pts], linestyle=":", color=color,
+                        label=f"{v} p90")
+        ax.set_xlabel("dynamic majors already registered")
+        ax.set_ylabel("ns per call")
+        ax.set_title(title)
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Cost against registered majors ({topo})")
+    return _save(fig, out_dir, "major_cost.png")
+
+
+def procdevices(a, out_dir):
+    run = a.run
+    topo = a.curve_topology.get("procdevices")
+    if not topo:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    for v in run.variants:
+        e = run.entry(topo, v)
+        pts = series.procdev_points(e.doc) if e else []
+        if not pts:
+            continue
+        color, marker = _style(run, v)
+        xs = [p[0] if p[0] is not None else p[1] for p in pts]
+        axes[0].plot(xs, [p[2] / 1000 for p in pts], marker=marker,
+                     color=color, label=v)
+        axes[1].plot(xs, [p[3] for p in pts], marker=marker, color=color,
+                     label=v)
+    axes[0].set_ylabel("µs per full read")
+    axes[1].set_ylabel("ns per line")
+    for ax in axes:
+        ax.set_xlabel("block majors registered")
+        ax.set_ylim(bottom=0)
+        ax.legend()
+    fig.suptitle(f"/proc/devices generation ({topo})")
+    return _save(fig, out_dir, "procdevices.png")
+
+
+def boot_model(a, out_dir):
+    run = a.run
+    if not a.boot:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    labels = dict(series.BOOT_SERIES)
+    drawn = False
+    for v in run.variants:
+        key, label, choice = analysis.probe_choice(a, v)
+        if choice is None:
+            # No model: still show the measured points of the first figure.
+            for k, lbl in series.BOOT_SERIES:
+                if (k, v) in a.boot:
+                    key, label, choice = k, lbl, a.boot[(k, v)]
+                    break
+        if choice is None:
+            continue
+        color, marker = _style(run, v)
+        pts = [(n, y) for n, y in (
+            (e.disks, series.boot_value(e.doc, key))
+            for e in run.with_results() if e.variant == v) if y is not None]
+        for ax in axes:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker,
+                    color=color, label=f"{v}: measured ({labels[key]})")
+        drawn = True
+        f = choice.chosen
+        if f:
+            top = max(p[0] for p in pts)
+            xs = np.linspace(min(p[0] for p in pts), top, 100)
+            axes[0].plot(xs, [f.predict(x) for x in xs], color=color,
+                         label=f"{v}: {f.model} fit")
+            xs = np.geomspace(min(p[0] for p in pts),
+                              max(analysis.PLAN_DISKS), 200)
+            axes[1].plot(xs, [f.predict(x) for x in xs], color=color,
+                         linestyle="--", label=f"{v}: {f.model}, "
+                         f"extrapolated")
+    if not drawn:
+        plt.close(fig)
+        return None
+    axes[0].set_title("measured range")
+    axes[0].set_ylim(bottom=0)
+    axes[1].set_title("extrapolation to 10000 disks (log-log)")
+    axes[1].set_xscale("log")
+    axes[1].set_yscale("log")
+    for n in analysis.PLAN_DISKS:
+        axes[1].axvline(n, color="grey", linewidth=0.5)
+    for ax in axes:
+        ax.set_xlabel("disks")
+        ax.set_ylabel("seconds since kernel start")
+        ax.legend(fontsize=7)
+    fig.suptitle("Boot to census against disk count")
+    return _save(fig, out_dir, "boot_model.png")
+
+
+def memory(a, out_dir):
+    run = a.run
+    panels = [("guest_slab_kib", "guest slab (MiB)"),
+              ("qemu_peak_rss_kib", "host QEMU peak RSS (MiB)")]
+    if not a.memory:
+        return None
+    extract = {k: f for k, _, f in series.MEMORY_SERIES}
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    for ax, (key, ylabel) in zip(axes, panels):
+        for v in run.variants:
+            pts = [(e.disks, extract[key](e.doc)) for e in run.with_results()
+                   if e.variant == v and e.disks]
+            pts = [(n, y) for n, y in pts if y is not None]
+            if not pts:
+                continue
+            color, marker = _style(run, v)
+            choice = a.memory.get((key, v))
+            f = choice.chosen if choice else None
+            label = v + (f": {f.params['b']:.1f} KiB per disk" if f else "")
+            ax.plot([p[0] for p in pts], [p[1] / 1024 for p in pts], marker,
+                    color=color, label=label)
+            if f:
+                xs = np.linspace(0, max(p[0] for p in pts), 50)
+                ax.plot(xs, [f.predict(x) / 1024 for x in xs], color=color,
+                        linewidth=1)
+        ax.set_xlabel("disks")
+        ax.set_ylabel(ylabel)
+        ax.set_xlim(left=0)
+        ax.set_ylim(bottom=0)
+        ax.legend(fontsize=8)
+    fig.suptitle("Memory against disk count (slope: cost of one more disk)")
+    return _save(fig, out_dir, "memory.png")
+
+
+PLOTS = [
+    ("capacity", capacity, "Dynamic major capacity, stock and patched"),
+    ("major_cost", major_cost, "Register and lookup cost against "
+     "registered majors"),
+    ("procdevices", procdevices, "/proc/devices generation against "
+     "registered majors"),
+    ("boot_model", boot_model, "Boot-to-census time against disk count, "
+     "with the fitted model and its extrapolation"),
+    ("memory", memory, "Guest slab and host QEMU RSS against disk count"),
+]
+
+
+def draw_all(a, out_dir):
+    """{plot id: (file name or None, alt text)}"""
+    return {pid: (func(a, out_dir), alt) for pid, func, alt in PLOTS}

@@ -1,0 +1,30 @@
+"""The page's sections, in order, shared by the HTML and Markdown output:
+(id, title, plot id or None, table ids, one sentence on what it shows)."""
+
+SECTIONS = [
+    ("runs", "Runs", None, ["runs"],
+     "Every topology and kernel variant of the run, and how it ended."),
+    ("capacity", "Dynamic major capacity", "capacity", ["majors"],
+     "How many block majors register_blkdev(0, ...) hands out before the "
+     "kernel refuses, and how many of them devices.txt assigns to real "
+     "drivers."),
+    ("cost", "Register and lookup cost", "major_cost", ["major_cost"],
+     "Time of one register_blkdev (in the kernel) and of an open() of a "
+     "registered major (from user space) as more majors are registered."),
+    ("procdevices", "/proc/devices generation", "procdevices",
+     ["procdevices"],
+     "Cost of reading /proc/devices in full as majors are registered."),
+    ("boot", "Boot time against disk count", "boot_model",
+     ["boot_fits", "boot_points"],
+     "Guest time from kernel start until every disk is there, with the "
+     "least-squares model chosen by residual error and its extrapolation."),
+    ("memory", "Memory per disk", "memory", ["memory", "memory_fits"],
+     "Guest slab and RAM in use, and host QEMU resident memory, against "
+     "the number of disks; the slope is what one more disk costs."),
+    ("io", "fio and LVM", None, ["io"],
+     "Whether the disks carried I/O (fio) and a striped LVM volume with "
+     "verified data, and how long LVM took."),
+    ("plan", "Capacity planning", None, ["capacity_plan", "capacity_error"],
+     "What 1000, 4000, 5000 and 10000 disks should cost according to the "
+     "models above, with the models' error on the measured points."),
+]

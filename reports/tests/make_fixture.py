@@ -1,0 +1,74 @@
+#!/usr/bin/python3
+"""Copy a real run directory into a small test fixture.
+
+    reports/tests/make_fixture.py results/<run> reports/tests/fixtures/NAME
+
+Keeps manifest.json or summary.json and every results.json; drops what
+the report does not read and what makes files large: the QEMU command
+line, the guest's disk list, fio's raw output and per-job list, the
+per-method detail of procdevbench points, and thins majorbench curves to
+at most MAX_POINTS measured points (first and last always kept).  Values
+are never changed, only left out.
+"""
+
+import json
+import os
+import shutil
+import sys
+
+MAX_POINTS = 24
+
+
+def thin(points):
+    if not isinstance(points, list) or len(points) <= MAX_POINTS:
+        return points
+    step = (len(points) - 1) / (MAX_POINTS - 1)
+    keep = sorted({round(i * step) for i in range(MAX_POINTS)})
+    return [points[i] for i in keep]
+
+
+def trim(doc):
+    doc.get("host", {}).pop("command", None)
+    doc.get("disks", {}).pop("list", None)
+    doc.pop("fio_raw", None)
+    if isinstance(doc.get("fio"), dict):
+        doc["fio"]["jobs"] = []
+    for p in (doc.get("procdevices") or {}).get("points") or []:
+        p.pop("lseek", None)
+        p.pop("reopen", None)
+    blk = (doc.get("majors") or {}).get("block") or {}
+    for name in ("register", "unregister", "lookup", "lookup_miss"):
+        if name in blk:
+            blk[name] = thin(blk[name])
+    blk.get("lookup_check", {}).pop("points", None)
+    return doc
+
+
+def write(path, doc):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+
+
+def main(src, dst):
+    if os.path.exists(dst):
+        shutil.rmtree(dst)
+    for top in ("manifest.json", "summary.json"):
+        path = os.path.join(src, top)
+        if os.path.isfile(path):
+            with open(path) as f:
+                write(os.path.join(dst, top), json.load(f))
+    for root, _, files in os.walk(src):
+        if "results.json" in files and "/report" not in root:
+            rel = os.path.relpath(os.path.join(root, "results.json"), src)
+            with open(os.path.join(src, rel)) as f:
+                write(os.path.join(dst, rel), trim(json.load(f)))
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main(sys.argv[1], sys.argv[2]))
