@@ -7,7 +7,16 @@ from . import VERSION, commands
 from .errors import EXIT_INTERRUPTED, BlkscaleError, TopologyError
 
 
-def build_parser(registry):
+def _selected(argv, registry):
+    """The subcommand named on the command line, if any."""
+    for arg in argv:
+        if not arg.startswith("-"):
+            return arg if arg in registry else None
+    return None
+
+
+def build_parser(registry, selected=None):
+    """The parser; only the selected subcommand's module is imported."""
     parser = argparse.ArgumentParser(
         prog="blkscale",
         description="Large-scale disk topology simulator: boots a kernel "
@@ -17,17 +26,21 @@ def build_parser(registry):
                         version=f"blkscale {VERSION}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 required=True)
-    for name, module in registry.items():
-        p = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(p)
-        p.set_defaults(_module=module)
+    for name, entry in registry.items():
+        p = sub.add_parser(name, help=entry.help, description=entry.help)
+        if name == selected:
+            module = entry.load()
+            module.add_arguments(p)
+            p.set_defaults(_module=module)
     return parser
 
 
 def main(argv=None):
+    argv = sys.argv[1:] if argv is None else list(argv)
     try:
         registry = commands.discover()
-        args = build_parser(registry).parse_args(argv)
+        parser = build_parser(registry, _selected(argv, registry))
+        args = parser.parse_args(argv)
         return args._module.main(args)
     except TopologyError as e:
         # Exactly one line: FILE: FIELD: PROBLEM.

@@ -69,4 +69,4 @@ class ConsoleWatcher:
         lines = list(self._tail)
         if self._partial:
             lines.append(self._partial.decode("utf-8", "replace"))
-        return "\n".join(lines)
+        return "\n".join(lines[-self._tail.maxlen:])

@@ -23,6 +23,14 @@ from .machine import Machine, MachineError
 PROBE_TIMEOUT_S = 20
 
 
+def probe_timeout():
+    """Seconds a probe boot may take; BLKSCALE_KVM_PROBE_S overrides."""
+    try:
+        return max(1, int(os.environ.get("BLKSCALE_KVM_PROBE_S", "")))
+    except ValueError:
+        return PROBE_TIMEOUT_S
+
+
 def qemu_version(qemu):
     """First line of `qemu --version`, or UsageError if it does not run."""
     try:
@@ -48,7 +56,7 @@ def _cache_path(version, kernel):
     return paths.build_dir() / "accel" / f"{digest.hexdigest()[:24]}.json"
 
 
-def probe_kvm(qemu, kernel, timeout=PROBE_TIMEOUT_S):
+def probe_kvm(qemu, kernel, timeout):
     """Boot the kernel under KVM; True if it reaches init within timeout."""
     with tempfile.TemporaryDirectory(prefix="blkscale-probe-") as tmp:
         console = os.path.join(tmp, "console.log")
@@ -99,12 +107,13 @@ def choose(requested, qemu, version, kernel, progress=None):
             return verdict["accel"], f"cached probe ({paths.display(cache)})"
     except (OSError, ValueError):
         pass
+    timeout = probe_timeout()
     if progress:
-        progress.message(f"probing KVM (at most {PROBE_TIMEOUT_S} s)...")
-    ok = probe_kvm(qemu, kernel)
+        progress.message(f"probing KVM (at most {timeout} s)...")
+    ok = probe_kvm(qemu, kernel, timeout)
     accel = "kvm" if ok else "tcg"
     reason = ("KVM probe boot reached init" if ok else
-              f"KVM probe boot did not reach init in {PROBE_TIMEOUT_S} s")
+              f"KVM probe boot did not reach init in {timeout} s")
     cache.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=cache.parent, prefix=".tmp-")
     with os.fdopen(fd, "w") as f:

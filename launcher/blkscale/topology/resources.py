@@ -139,17 +139,21 @@ def _vectors(topo, layout, res):
     fixed = [d for d in devices if d.group.vectors != AUTO]
     if cost(fixed) > res.vector_budget:
         group = fixed[0].group
+        cpus = f"{vcpus} vCPU" + ("s" if vcpus > 1 else "")
         raise TopologyError(topo.path, f"{group.field}.vectors", "devices "
                             f"with fixed vectors need {cost(fixed)} MSI-X "
-                            f"vectors; {vcpus} vCPUs give about "
-                            f"{res.vector_budget}: lower vectors (0 = INTx) "
-                            'or use "auto"')
+                            f"vectors; {cpus} give about {res.vector_budget}:"
+                            ' lower vectors (0 = INTx) or use "auto"')
     auto = [d for d in devices if d.group.vectors == AUTO]
     if cost(devices) > res.vector_budget:
+        shared = 0
         for d in auto:
             if table_size(d.group.kind, d.num_queues) > 2:
                 d.vectors = 2
-        res.notes.append("MSI-X budget: auto devices share 2 vectors")
+                shared += 1
+        if shared:
+            res.notes.append(f"MSI-X budget: {shared} auto devices share 2 "
+                             "vectors")
     over = cost(devices) - res.vector_budget
     if over > 0:
         intx = 0

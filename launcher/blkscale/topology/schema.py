@@ -360,10 +360,10 @@ GUEST = Table({
 })
 
 TIMEOUTS = Table({
-    "boot_s": Field(Int(5, 86400), 300,
+    "boot_s": Field(Int(5, 7 * 86400), 300,
                     doc="from QEMU start until the guest's /init reports"),
     "run_s": Field(Int(10, 7 * 86400), 1800, doc="the whole run of a variant"),
-    "hang_s": Field(Int(5, 86400), 120,
+    "hang_s": Field(Int(5, 7 * 86400), 120,
                     doc="no console and no results output for this long"),
 })
 

@@ -1,0 +1,73 @@
+"""Real boots: smoke and ci-small on both kernel variants under TCG.
+
+They need build/kernel/out/<variant>/bzImage and
+build/initramfs/<variant>.cpio (make kernel initramfs) and skip without.
+"""
+
+import json
+
+import pytest
+
+from blkscale import paths
+from conftest import all_files, run_cli
+
+VARIANTS = ["stock", "patched"]
+
+
+def built(variant):
+    kernel = paths.kernel_dir(variant) / "bzImage"
+    initramfs = paths.initramfs(variant)
+    missing = [str(p) for p in (kernel, initramfs) if not p.is_file()]
+    return missing
+
+
+def boot(topo, variant, tmp_path):
+    missing = built(variant)
+    if missing:
+        pytest.skip(f"not built: {', '.join(missing)} (make kernel "
+                    "initramfs)")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    out = run_cli("run", f"topologies/{topo}.toml", "--variant", variant,
+                  "--accel", "tcg", "--run-id", "boot", "--results-dir",
+                  results, "--quiet", env={"TMPDIR": str(tmp)}, timeout=1800)
+    assert all_files(tmp) == [], "temporary files left behind"
+    doc_path = results / "boot" / variant / "results.json"
+    assert doc_path.exists(), out.stdout + out.stderr
+    doc = json.loads(doc_path.read_text())
+    failed = [f"{s['name']}: {s['message']}" for s in doc["steps"]
+              if s["verdict"] != "ok"]
+    assert out.returncode == 0, f"failed steps: {failed}\n{out.stdout}"
+    release = (paths.kernel_dir(variant) / "release").read_text().strip()
+    assert doc["kernel"] == {"variant": variant, "release": release,
+                             "guest_release": release}
+    assert doc["disks"]["found"]["total"] == doc["topology"]["expected"][
+        "total"]
+    assert doc["boot"]["kernel_to_init_s"] > 0
+    assert doc["boot"]["census_complete_s"] >= doc["boot"][
+        "kernel_to_init_s"]
+    assert doc["memory"]["guest_mem_total_kib"] > 0
+    assert doc["memory"]["qemu_peak_rss_kib"] > 0
+    assert (results / "boot" / variant / "console.log").stat().st_size > 0
+    assert doc["warnings"] == []
+    return doc
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_smoke(variant, tmp_path):
+    doc = boot("smoke", variant, tmp_path)
+    assert doc["disks"]["found"] == {"vd": 4, "sd": 4, "nullb": 0,
+                                     "total": 8}
+    assert doc["boot"]["wall_s"] < 60
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_ci_small(variant, tmp_path):
+    doc = boot("ci-small", variant, tmp_path)
+    assert doc["disks"]["found"]["total"] == 104
+    assert [s["name"] for s in doc["steps"]] == [
+        "census", "majors", "procdevices", "fio", "lvm", "devtaudit",
+        "selftest"]
+    assert (doc["fio"]["disks"], doc["fio"]["ok"]) == (4, 4)
+    assert doc["fio"]["verify"] is True

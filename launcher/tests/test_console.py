@@ -1,0 +1,54 @@
+"""Console lines as guest 6.1 prints them: disk counts, init, panic."""
+
+from blkscale.guest.console import ConsoleWatcher
+
+# Taken from the console of a real ci-small boot (stock 6.1.192).
+BOOT = b"""\
+[    2.198835] virtio_blk virtio2: 2/0/0 default/read/poll queues\r
+[    2.204422] virtio_blk virtio2: [vda] 131072 512-byte logical blocks (67.1 MB/64.0 MiB)\r
+[    2.221435] virtio_blk virtio3: [vdb] 131072 512-byte logical blocks (67.1 MB/64.0 MiB)\r
+[    2.301000] virtio_blk virtio40: [vdaf] 131072 512-byte logical blocks (67.1 MB/64.0 MiB)\r
+[    2.340000] sd 0:0:1:0: [sdc] 65536 512-byte logical blocks: (33.6 MB/32.0 MiB)\r
+[    2.354886] sd 0:0:1:0: [sdc] Attached SCSI disk\r
+[    2.355513] sd 0:0:0:1: [sdb] Attached SCSI disk\r
+[    2.356000] sd 2:0:0:0: [sdaaa] Attached SCSI removable disk\r
+[    2.360000] null_blk: disk nullb0 created\r
+[    2.360001] null_blk: module loaded\r
+[    2.400000] Run /init as init process\r
+blkscale: settle: 8/8 disks at 2.61 s\r
+"""
+
+
+def test_counts_disks_by_kind():
+    w = ConsoleWatcher()
+    w.feed(BOOT)
+    assert (w.virtio, w.scsi, w.nullb) == (3, 3, 1)
+    assert w.disks == 7
+    assert w.reached_init
+    assert w.last_phase == "settle"
+    assert w.panic is None
+
+
+def test_lines_split_across_reads():
+    w = ConsoleWatcher()
+    for i in range(0, len(BOOT), 7):
+        w.feed(BOOT[i:i + 7])
+    assert w.disks == 7
+
+
+def test_resize_is_not_a_new_disk():
+    w = ConsoleWatcher()
+    w.feed(b"[ 9.0] virtio_blk virtio2: [vda] new size: 262144 512-byte "
+           b"logical blocks (134 MB/128 MiB)\n")
+    assert w.virtio == 0
+
+
+def test_panic_and_tail():
+    w = ConsoleWatcher(tail_lines=3)
+    w.feed(b"[ 1.0] a\n[ 1.1] b\n[ 1.2] Kernel panic - not syncing: VFS: "
+           b"Unable to mount root fs\n[ 1.3] no newline yet")
+    assert w.panic == ("[ 1.2] Kernel panic - not syncing: VFS: Unable to "
+                       "mount root fs")
+    assert w.tail().splitlines() == [
+        "[ 1.1] b", "[ 1.2] Kernel panic - not syncing: VFS: Unable to mount "
+        "root fs", "[ 1.3] no newline yet"]
