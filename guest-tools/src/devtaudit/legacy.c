@@ -9,6 +9,7 @@
  * as an unsigned int, like mknod.
  */
 #include <errno.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdio.h>
@@ -63,6 +64,7 @@ struct compat_stat32 {
 };
 
 #define I386_OLDSTAT 18
+#define I386_GETPID 20
 #define I386_STAT 106
 
 static sigjmp_buf int80_fault;
@@ -75,13 +77,13 @@ static void on_fault(int sig)
 
 /*
  * An i386 system call with two pointer arguments below 4 GiB.  Returns
- * its result, or 1 when int $0x80 faulted: no IA32 emulation.
+ * its result, or LONG_MIN when int $0x80 faulted: no IA32 emulation.
  */
 static long int80(long nr, void *arg1, void *arg2)
 {
 	struct sigaction sa = { .sa_handler = on_fault }, old_segv;
 
-	int80_ret = 1;
+	int80_ret = LONG_MIN;
 	sigaction(SIGSEGV, &sa, &old_segv);
 	if (!sigsetjmp(int80_fault, 1)) {
 		long r;
@@ -130,11 +132,6 @@ static void old_stat(struct audit *a, char *low, const struct edge *e,
 	snprintf(name, size, "oldstat-i386/%u:%u", e->major, e->minor);
 	memset(os, 0, sizeof(*os));
 	ret = int80(I386_OLDSTAT, low, os);
-	if (ret == 1) {
-		audit_add(a, V_UNSUPPORTED, name,
-			  "int $0x80 faults: the kernel has no i386 system calls (IA32 emulation)");
-		return;
-	}
 	if (no_such_call(-ret)) {
 		audit_add(a, V_UNSUPPORTED, name, "oldstat: no such call");
 		return;
@@ -172,11 +169,6 @@ static void compat_stat(struct audit *a, char *low, const struct edge *e,
 	snprintf(name, size, "stat-i386/%u:%u", e->major, e->minor);
 	memset(cs, 0, sizeof(*cs));
 	ret = int80(I386_STAT, low, cs);
-	if (ret == 1) {
-		audit_add(a, V_UNSUPPORTED, name,
-			  "int $0x80 faults: the kernel has no i386 system calls (IA32 emulation)");
-		return;
-	}
 	if (ret) {
 		audit_add(a, no_such_call(-ret) ? V_UNSUPPORTED : V_FAIL, name,
 			  "i386 stat: %s", err_name((int)ret));
@@ -193,6 +185,7 @@ void audit_stat(struct audit *a)
 {
 	char path[4096], node[48], name[48], *low;
 	const struct edge *e;
+	bool i386;
 	size_t i;
 	int ret;
 
@@ -207,6 +200,13 @@ void audit_stat(struct audit *a)
 	if (low == MAP_FAILED) {
 		report_error(&a->rep, "mmap below 4 GiB: %s", err_name(errno));
 		return;
+	}
+	i386 = int80(I386_GETPID, NULL, NULL) == getpid();
+	if (!i386) {
+		audit_add(a, V_UNSUPPORTED, "oldstat-i386",
+			  "int $0x80 faults: this kernel has no i386 system calls (CONFIG_IA32_EMULATION)");
+		audit_add(a, V_UNSUPPORTED, "stat-i386",
+			  "int $0x80 faults: this kernel has no i386 system calls (CONFIG_IA32_EMULATION)");
 	}
 	for (i = 0; i < ARRAY_SIZE(probes); i++) {
 		e = &probes[i];
@@ -223,8 +223,10 @@ void audit_stat(struct audit *a)
 		}
 		strcpy(low, path);
 		stat_syscall(a, path, e, name, sizeof(name));
-		old_stat(a, low, e, name, sizeof(name));
-		compat_stat(a, low, e, name, sizeof(name));
+		if (i386) {
+			old_stat(a, low, e, name, sizeof(name));
+			compat_stat(a, low, e, name, sizeof(name));
+		}
 	}
 	munmap(low, 4096);
 }
