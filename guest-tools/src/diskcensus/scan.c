@@ -136,6 +136,13 @@ static void read_attrs(struct census *c, struct disk *d)
 	d->have_dev = true;
 }
 
+static int cmp_name(const void *a, const void *b)
+{
+	const struct disk *x = a, *y = b;
+
+	return strcmp(x->name, y->name);
+}
+
 int census_scan(struct census *c)
 {
 	char path[PATH_MAX];
@@ -176,5 +183,8 @@ int census_scan(struct census *c)
 		report_error(&c->rep, "%s: %s", path, strerror(errno));
 	closedir(dir);
 	disk_kinds_free(&dk);
+	/* readdir order is the kernel's: sorted, failures read the same each run */
+	if (c->ndisks > 1)
+		qsort(c->disks, c->ndisks, sizeof(*c->disks), cmp_name);
 	return 0;
 }

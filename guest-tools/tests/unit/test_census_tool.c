@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The diskcensus program (build/guest-tools/bin/diskcensus) against fake
+ * sysfs, proc and dev trees given with --sysfs-root, --proc-root and
+ * --dev-root, with --no-read so no real device is opened: expectations
+ * from the environment and from options, each consistency check failing
+ * once, repeated dev_ts, and the exit status that goes with each.
+ * Device nodes need mknod: without it the tests are skipped.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#define PATH_LEN 1024
+
+static char root[64];
+static char tool[PATH_LEN + 32];
+static char out[64 * 1024];
+
+static void path_of(char *buf, const char *rel)
+{
+	snprintf(buf, PATH_LEN, "%s/%s", root, rel);
+}
+
+static void mkdirs(const char *rel)
+{
+	char path[PATH_LEN], *p;
+
+	path_of(path, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			fail_msg("mkdir %s: %s", path, strerror(errno));
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		fail_msg("mkdir %s: %s", path, strerror(errno));
+}
+
+static void put(const char *rel, const char *text)
+{
+	char path[PATH_LEN];
+	FILE *f;
+
+	path_of(path, rel);
+	f = fopen(path, "w");
+	if (!f)
+		fail_msg("%s: %s", path, strerror(errno));
+	fputs(text, f);
+	fclose(f);
+}
+
+static void link_to(const char *rel, const char *target)
+{
+	char path[PATH_LEN];
+
+	path_of(path, rel);
+	unlink(path);
+	if (symlink(target, path))
+		fail_msg("symlink %s: %s", path, strerror(errno));
+}
+
+static int node(const char *name, unsigned int major, unsigned int minor)
+{
+	char rel[128], path[PATH_LEN];
+
+	snprintf(rel, sizeof(rel), "dev/%s", name);
+	path_of(path, rel);
+	unlink(path);
+	return mknod(path, S_IFBLK | 0600, makedev(major, minor));
+}
+
+/*
+ * A disk in the fake sysfs: its attributes, its device and driver links,
+ * its /sys/dev/block link, its /dev node.
+ */
+static void disk(const char *name, unsigned int major, unsigned int minor,
+		 const char *device, const char *driver)
+{
+	char rel[256], text[64];
+
+	snprintf(rel, sizeof(rel), "sys/block/%s", name);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "sys/block/%s/dev", name);
+	snprintf(text, sizeof(text), "%u:%u\n", major, minor);
+	put(rel, text);
+	snprintf(rel, sizeof(rel), "sys/block/%s/size", name);
+	put(rel, "131072\n");
+	snprintf(rel, sizeof(rel), "sys/devices/%s", device);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "sys/devices/%s/driver", device);
+	snprintf(text, sizeof(text), "../../bus/drivers/%s", driver);
+	link_to(rel, text);
+	snprintf(rel, sizeof(rel), "sys/block/%s/device", name);
+	snprintf(text, sizeof(text), "../../devices/%s", device);
+	link_to(rel, text);
+	snprintf(rel, sizeof(rel), "sys/dev/block/%u:%u", major, minor);
+	snprintf(text, sizeof(text), "../../block/%s", name);
+	link_to(rel, text);
+	if (node(name, major, minor))
+		fail_msg("mknod: %s", strerror(errno));
+}
+
+static const char partitions[] =
+	"major minor  #blocks  name\n\n"
+	" 254        0      65536 vda\n"
+	" 254      256      65536 vdq\n"
+	"   8        0      65536 sda\n"
+	"   8      256      65536 sdq\n";
+
+/* Two virtio disks and two on virtio-scsi, all consistent. */
+static int setup(void **state)
+{
+	char path[PATH_LEN], self[PATH_LEN], *slash;
+	ssize_t n;
+
+	(void)state;
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n < 0)
+		return -1;
+	self[n] = '\0';
+	/* build/guest-tools/unit/<test> -> build/guest-tools/bin/diskcensus */
+	slash = strrchr(self, '/');
+	*slash = '\0';
+	snprintf(tool, sizeof(tool), "%s/../bin/diskcensus", self);
+
+	snprintf(root, sizeof(root), "/tmp/census-tool.XXXXXX");
+	if (!mkdtemp(root))
+		return -1;
+	mkdirs("dev");
+	mkdirs("proc");
+	mkdirs("sys/dev/block");
+	mkdirs("sys/class/scsi_host/host0");
+	put("sys/class/scsi_host/host0/proc_name", "virtio_scsi\n");
+	put("proc/devices", "Character devices:\n  1 mem\n\n"
+	    "Block devices:\n  8 sd\n254 virtblk\n");
+	put("proc/partitions", partitions);
+	put("proc/uptime", "12.34 20.00\n");
+	path_of(path, "dev/probe");
+	if (mknod(path, S_IFBLK | 0600, makedev(8, 0)))
+		return 0;	/* no mknod here: every test skips */
+	unlink(path);
+	disk("vda", 254, 0, "virtio1", "virtio_blk");
+	disk("vdq", 254, 256, "virtio2", "virtio_blk");
+	disk("sda", 8, 0, "0:0:0:0", "sd");
+	disk("sdq", 8, 256, "0:0:0:1", "sd");
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[sizeof(root) + 16];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd);
+}
+
+static void need_tool_and_tree(void)
+{
+	char path[PATH_LEN];
+
+	if (access(tool, X_OK)) {
+		print_message("no %s (make guest-tools)\n", tool);
+		skip();
+	}
+	path_of(path, "dev/vda");
+	if (access(path, F_OK)) {
+		print_message("mknod is not allowed here\n");
+		skip();
+	}
+}
+
+/*
+ * Run the tool with the fake roots, --no-read and extra arguments; env
+ * is "NAME=value ..." or NULL.  Returns the exit status; stdout and
+ * stderr in out.
+ */
+static int run(const char *env, const char *extra)
+{
+	/* the plan of whoever runs the tests must not leak in */
+	static const char clean[] =
+		"env -u BLKSCALE_EXPECT_VIRTIO -u BLKSCALE_EXPECT_SCSI -u BLKSCALE_EXPECT_SIM";
+	char cmd[4 * PATH_LEN];
+	size_t n = 0;
+	FILE *p;
+	int status;
+
+	snprintf(cmd, sizeof(cmd),
+		 "%s %s '%s' --json --no-read --sysfs-root %s/sys --proc-root %s/proc --dev-root %s/dev %s 2>&1",
+		 clean, env ? env : "", tool, root, root, root,
+		 extra ? extra : "");
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	assert_true(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+static void has(const char *text)
+{
+	if (!strstr(out, text))
+		fail_msg("no '%s' in:\n%s", text, out);
+}
+
+static void all_consistent(void **state)
+{
+	(void)state;
+	need_tool_and_tree();
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 0);
+	has("\"disks_expected\": 4");
+	has("\"disks_found\": 4");
+	has("\"expected_from\": \"environment\"");
+	has("\"devt_unique\": true");
+	has("\"max_minor\": 256");
+	has("\"disks_minor_over_255\": 2");
+	has("\"consistency_errors\": 0");
+	has("\"name\": \"virtblk\",\n      \"disks\": 2");
+	has("\"uptime_s\": 12.34");
+	has("\"ok\": true");
+}
+
+static void expectations(void **state)
+{
+	(void)state;
+	need_tool_and_tree();
+	/* nothing expected: four disks too many */
+	assert_int_equal(run(NULL, NULL), 1);
+	has("virtio: 2 disks found, 0 expected");
+	/* options win over the environment */
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=7 BLKSCALE_EXPECT_SCSI=2",
+			     "--expect-virtio 2"), 0);
+	has("\"expected_from\": \"option\"");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     "--expect-sim 1"), 1);
+	has("sim: 0 disks found, 1 expected");
+	/* a bad value: one line naming the variable, nothing else */
+	assert_int_equal(run("BLKSCALE_EXPECT_SCSI=2x", NULL), 2);
+	assert_string_equal(out,
+			    "diskcensus: BLKSCALE_EXPECT_SCSI: '2x' is not a number of disks (0..1000000)\n");
+}
+
+/* Each view disagreeing once: a wrong node, a missing link, a size. */
+static void inconsistent_views(void **state)
+{
+	char path[PATH_LEN];
+
+	(void)state;
+	need_tool_and_tree();
+	assert_int_equal(node("vda", 254, 16), 0);
+	link_to("sys/dev/block/8:0", "../../block/sdq");
+	put("proc/partitions", "major minor  #blocks  name\n\n"
+	    " 254        0      65536 vda\n"
+	    " 254      256      65535 vdq\n"
+	    "   8      256      65536 sdq\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 1);
+	has("\"consistency_errors\": 4");
+	has("is 254:16, sysfs says 254:0");
+	has("8:0 leads to sdq");
+	has("8:0 not listed");
+	has("65535 KiB listed, sysfs size is 131072 sectors");
+	has("\"ok\": false");
+
+	/* put it back, then lose a node */
+	assert_int_equal(node("vda", 254, 0), 0);
+	link_to("sys/dev/block/8:0", "../../block/sda");
+	put("proc/partitions", partitions);
+	path_of(path, "dev/sdq");
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 1);
+	has("\"consistency_errors\": 1");
+	has("\"check\": \"dev-node\"");
+	has("\"error\": \"No such file or directory\"");
+	assert_int_equal(node("sdq", 8, 256), 0);
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 0);
+}
+
+static void repeated_devt(void **state)
+{
+	(void)state;
+	need_tool_and_tree();
+	put("sys/block/sdq/dev", "8:0\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 1);
+	has("\"devt_unique\": false");
+	has("\"devt_duplicates\": 1");
+	has("8:0 is also sda");
+	put("sys/block/sdq/dev", "8:256\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 0);
+}
+
+static void broken_files(void **state)
+{
+	(void)state;
+	need_tool_and_tree();
+	put("proc/partitions", "major minor #blocks name\n\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 1);
+	has("proc/partitions: line 1: expected 'major minor  #blocks  name'");
+	put("proc/partitions", partitions);
+	put("sys/block/vda/dev", "254:x\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     NULL), 1);
+	has("dev is '254:x'");
+	put("sys/block/vda/dev", "254:0\n");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(all_consistent),
+		cmocka_unit_test(expectations),
+		cmocka_unit_test(inconsistent_views),
+		cmocka_unit_test(repeated_devt),
+		cmocka_unit_test(broken_files),
+	};
+
+	return cmocka_run_group_tests_name("census_tool", tests, setup,
+					   teardown);
+}
