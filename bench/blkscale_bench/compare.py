@@ -2,9 +2,10 @@
 
 Each figure passes when it stays within its threshold: a max_ratio figure
 may grow to baseline x ratio, a min_ratio figure may fall to baseline x
-ratio (1.0: must not drop at all).  A figure the baseline has and this
-sweep lacks is a failure ("missing"): a step that stopped reporting is
-not a pass.
+ratio (1.0: must not drop at all).  Beyond it, a gating figure is a
+regression and an advisory one a warning.  A figure the baseline has and
+this sweep lacks is a failure ("missing"): a step that stopped reporting
+is not a pass.
 """
 
 from dataclasses import dataclass
@@ -12,8 +13,8 @@ from dataclasses import dataclass
 # Figures are compared with a little slack for float rounding only.
 EPSILON = 1e-9
 
-PASS, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED = (
-    "pass", "regression", "missing", "no-baseline", "run-failed")
+PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED = (
+    "pass", "warn", "regression", "missing", "no-baseline", "run-failed")
 FAILING = (REGRESSION, MISSING, RUN_FAILED)
 
 
@@ -46,15 +47,17 @@ def judge(topo, variant, metric, base, cur, limit):
     if cur is None:
         return Check(topo, variant, metric, MISSING, base, cur, limit,
                      f"{metric}: missing (baseline {_fmt(base)})")
-    key, ratio = next(iter(limit.items()))
+    key = "max_ratio" if "max_ratio" in limit else "min_ratio"
+    ratio = limit[key]
+    bad = REGRESSION if limit.get("gate", True) else WARN
     bound = base * ratio
     slack = EPSILON * max(abs(bound), 1.0)
     rel = f" ({cur / base:.2f}x)" if base else ""
     if key == "max_ratio" and cur > bound + slack:
-        return Check(topo, variant, metric, REGRESSION, base, cur, limit,
+        return Check(topo, variant, metric, bad, base, cur, limit,
                      f"{metric}: {_fmt(cur)} > {_fmt(base)} x {ratio:g}{rel}")
     if key == "min_ratio" and cur < bound - slack:
-        return Check(topo, variant, metric, REGRESSION, base, cur, limit,
+        return Check(topo, variant, metric, bad, base, cur, limit,
                      f"{metric}: {_fmt(cur)} < {_fmt(base)} x {ratio:g}{rel}")
     return Check(topo, variant, metric, PASS, base, cur, limit,
                  f"{metric}: {_fmt(cur)} vs {_fmt(base)}{rel}, "
@@ -118,3 +121,7 @@ def compare(manifest, figures, baselines, thresholds):
 def verdict(checks):
     failed = [c for c in checks if c.failed]
     return ("REGRESSION" if failed else "PASS"), failed
+
+
+def warnings(checks):
+    return [c for c in checks if c.status == WARN]

@@ -4,8 +4,21 @@ counts as a regression and the default allowed ratio against a baseline.
 A metric is None when its section is missing or its step failed; a
 missing metric is never replaced by a guess.  Cross metrics
 (`<metric>_vs_<reference>`) divide a variant's figure by the reference
-variant's figure from the same sweep: both were measured on the same
-machine minutes apart, so they are far less noisy than absolute times.
+variant's figure from the same sweep, measured on the same machine
+minutes apart.
+
+Each figure has an allowed ratio against its baseline and is either
+gating (beyond the ratio the nightly fails) or advisory (beyond the
+ratio it is reported as a warning).  The split comes from measurements:
+across 23 runs of the same kernels on a shared 2-core TCG host (other
+guests running), a fixed time such as a /proc/devices read or a
+register_blkdev call varied up to 1.7x between runs, a full
+/proc/devices read with 3700 majors 2.6x, pvcreate 3x, and boot time
+2.5x between two nightly runs of the same code.  Absolute times are
+therefore advisory (warned at 1.5x); what gates is what does not depend
+on the host's load: counts, capacities, memory, and times as a ratio to
+the reference variant of the same sweep (2x, the noise seen between the
+two variants' runs a minute apart).
 """
 
 import statistics
@@ -106,19 +119,25 @@ class Metric:
     extract: object         # results doc -> number or None
     worse: str              # "higher" or "lower" is a regression
     ratio: float            # allowed ratio against the baseline
+    gate: bool = True       # False: beyond the ratio is only a warning
     cross: float = None     # allowed ratio of <metric>_vs_<reference>
     summary: bool = False   # a row of the sweep's closing table
     digits: int = 0
 
     def threshold(self):
         key = "max_ratio" if self.worse == "higher" else "min_ratio"
-        return {key: self.ratio}
+        return {key: self.ratio, "gate": self.gate}
 
     def format(self, value):
         if value is None:
             return "-"
         return f"{value:,.{self.digits}f}"
 
+
+# Absolute times: advisory, warned beyond this ratio.
+TIME_WARN = 1.5
+# Times relative to the reference variant of the same sweep: gating.
+CROSS_TIME = 2.0
 
 M = Metric
 METRICS = [
@@ -128,10 +147,11 @@ METRICS = [
     M("steps_failed", "guest steps failed", "steps", _steps_failed,
       "higher", 1.0, summary=True),
     M("kernel_to_init_s", "boot: kernel start to init", "s",
-      lambda d: _number(_get(d, "boot", "kernel_to_init_s")), "higher", 1.5,
-      cross=1.25, summary=True, digits=2),
+      lambda d: _number(_get(d, "boot", "kernel_to_init_s")), "higher",
+      TIME_WARN, gate=False, cross=CROSS_TIME, summary=True, digits=2),
     M("census_complete_s", "boot: kernel start to census complete", "s",
-      _census_s, "higher", 1.5, cross=1.25, summary=True, digits=2),
+      _census_s, "higher", TIME_WARN, gate=False, cross=CROSS_TIME,
+      summary=True, digits=2),
     M("block_dynamic_capacity", "dynamic block majors", "majors",
       lambda d: _number(_get(d, "majors", "block", "dynamic_capacity")),
       "lower", 1.0, cross=1.0, summary=True),
@@ -143,25 +163,25 @@ METRICS = [
       lambda d: _number(_get(d, "majors", "block", "static_collisions",
                              "count")), "higher", 1.0, summary=True),
     M("register_p50_ns", "register_blkdev median cost", "ns",
-      lambda d: _curve_p50(d, "register"), "higher", 1.5, cross=1.5,
-      summary=True),
+      lambda d: _curve_p50(d, "register"), "higher", TIME_WARN, gate=False,
+      cross=CROSS_TIME, summary=True),
     M("register_growth", "register cost, last/first buckets", "x",
       _register_growth, "higher", 1.5, digits=2),
     M("lookup_p50_ns", "open() of a registered major, median", "ns",
-      lambda d: _curve_p50(d, "lookup"), "higher", 1.5, cross=1.25,
-      summary=True),
+      lambda d: _curve_p50(d, "lookup"), "higher", TIME_WARN, gate=False,
+      cross=CROSS_TIME, summary=True),
     M("procdevices_ns_per_read_0", "/proc/devices read, 0 added majors",
-      "ns", lambda d: _procdev_point(d, 0, "ns_per_read"), "higher", 1.5,
-      cross=1.25, summary=True),
+      "ns", lambda d: _procdev_point(d, 0, "ns_per_read"), "higher",
+      TIME_WARN, gate=False, cross=CROSS_TIME, summary=True),
     M("procdevices_ns_per_read_200", "/proc/devices read, 200 added majors",
-      "ns", lambda d: _procdev_point(d, 200, "ns_per_read"), "higher", 1.5,
-      cross=1.25, summary=True),
+      "ns", lambda d: _procdev_point(d, 200, "ns_per_read"), "higher",
+      TIME_WARN, gate=False, cross=CROSS_TIME, summary=True),
     M("procdevices_ns_per_read_max", "/proc/devices read, all majors taken",
       "ns", lambda d: _procdev_point(d, "max", "ns_per_read"), "higher",
-      1.5),
+      TIME_WARN, gate=False),
     M("procdevices_ns_per_line_max", "/proc/devices cost per line, full",
-      "ns", lambda d: _procdev_point(d, "max", "ns_per_line"), "higher", 1.5,
-      digits=1),
+      "ns", lambda d: _procdev_point(d, "max", "ns_per_line"), "higher",
+      TIME_WARN, gate=False, digits=1),
     M("procdevices_verified", "/proc/devices lists what is registered",
       "bool", _procdev_verified, "lower", 1.0),
     M("guest_slab_kib_per_disk", "guest slab per disk", "KiB",
@@ -176,8 +196,8 @@ METRICS = [
     M("lvm_ok", "LVM volume built and verified", "bool", _lvm_ok, "lower",
       1.0, summary=True),
     M("lvm_pvcreate_s", "pvcreate time", "s",
-      lambda d: _number(_get(d, "lvm", "pvcreate_s")), "higher", 1.5,
-      digits=2),
+      lambda d: _number(_get(d, "lvm", "pvcreate_s")), "higher", TIME_WARN,
+      gate=False, digits=2),
 ]
 BY_NAME = {m.name: m for m in METRICS}
 
@@ -217,11 +237,14 @@ def cross(values, ref_values, reference):
 
 
 def thresholds(reference, overrides=None):
-    """{metric name: {max_ratio|min_ratio: r}} including cross metrics."""
+    """{metric name: {max_ratio|min_ratio: r, gate: bool}} including
+    cross metrics (always gating); overrides replace whole entries and
+    gate unless they say gate = false."""
     out = {m.name: m.threshold() for m in METRICS}
     for m in METRICS:
         if m.cross:
             key = "max_ratio" if m.worse == "higher" else "min_ratio"
-            out[cross_name(m.name, reference)] = {key: m.cross}
-    out.update(overrides or {})
+            out[cross_name(m.name, reference)] = {key: m.cross, "gate": True}
+    for name, spec in (overrides or {}).items():
+        out[name] = dict(spec, gate=spec.get("gate", True))
     return out

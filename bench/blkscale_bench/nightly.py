@@ -50,7 +50,7 @@ def report_lines(result, failed, checks, run_dir):
         counted[c.status] = counted.get(c.status, 0) + 1
     counts = ", ".join(f"{n} {s}" for s, n in sorted(counted.items()))
     out = [f"nightly verdict: {result} ({counts})"]
-    for c in failed:
+    for c in failed + compare.warnings(checks):
         out.append(f"  {c.status.upper():<11} {c.topology} {c.variant}: "
                    f"{c.message}")
     out.append(f"junit: {os.path.join(run_dir, XML_NAME)}")

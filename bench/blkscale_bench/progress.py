@@ -21,14 +21,13 @@ class Progress:
         self.tty = self.stream.isatty()
         self._width = 0
 
-    def _prefix(self, index, entry_or_pair):
-        topo, variant = entry_or_pair
+    def _prefix(self, index, topo, variant):
         return f"[{index}/{self.total}] {topo} {variant}"
 
     def running(self, index, topo, variant, elapsed_s):
         if not self.tty:
             return
-        text = f"{self._prefix(index, (topo, variant))}: running " \
+        text = f"{self._prefix(index, topo, variant)}: running " \
                f"{_elapsed(elapsed_s)}"
         self.stream.write("\r" + text.ljust(self._width))
         self.stream.flush()
@@ -43,7 +42,7 @@ class Progress:
         self.stream.flush()
 
     def line(self, index, entry):
-        head = self._prefix(index, (entry["topology"], entry["variant"]))
+        head = self._prefix(index, entry["topology"], entry["variant"])
         parts = [entry["outcome"]]
         if entry["outcome"] != "ok" and entry.get("message"):
             parts[0] += f" ({entry['message']})"

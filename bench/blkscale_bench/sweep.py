@@ -19,6 +19,7 @@ from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
 from .manifest import Manifest
 from .progress import Progress
 from .signals import forwarding
+from .sweepfile import display
 
 STAGING = ".launcher"
 LAUNCHER_USAGE = 2
@@ -117,10 +118,8 @@ def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
 
 
 def _display_argv(argv):
-    """The launcher command as a person would type it in the repository."""
-    from .sweepfile import display
-    return [display(argv[0]) if os.path.isabs(argv[0]) else argv[0]] + \
-        [display(a) if os.path.isabs(a) else a for a in argv[1:]]
+    """The launcher command with paths relative to the repository."""
+    return [display(a) if os.path.isabs(a) else a for a in argv]
 
 
 def run(sweep, results_dir, run_id, command, stream=None):

@@ -5,8 +5,8 @@
     variants = ["stock", "patched"]
     reference = "stock"        # denominator of the ratios in the table
     accel = "auto"             # auto | tcg | kvm
-    [thresholds.<metric>]      # nightly only: max_ratio or min_ratio
-    max_ratio = 1.5
+    [thresholds.<metric>]      # nightly only: max_ratio or min_ratio,
+    max_ratio = 1.5            # and gate = false for a warning only
 
 A topology is a name (topologies/NAME.toml, else bench/topologies/NAME.toml)
 or a path relative to the repository.
@@ -107,16 +107,27 @@ def _thresholds(value, where, known_metrics):
         fieldname = f"thresholds.{metric}"
         if known_metrics is not None and metric not in known_metrics:
             raise BenchError(where, fieldname, "unknown metric")
-        if not isinstance(spec, dict) or len(spec) != 1 or \
-                next(iter(spec)) not in THRESHOLD_KEYS:
-            raise BenchError(where, fieldname, "must be a table with "
-                             "exactly one of max_ratio, min_ratio")
-        key, ratio = next(iter(spec.items()))
+        if not isinstance(spec, dict):
+            raise BenchError(where, fieldname, "must be a table")
+        ratios = [k for k in spec if k in THRESHOLD_KEYS]
+        extra = [k for k in spec if k not in THRESHOLD_KEYS + ("gate",)]
+        if extra:
+            raise BenchError(where, f"{fieldname}.{extra[0]}", "unknown key "
+                             "(known keys: max_ratio, min_ratio, gate)")
+        if len(ratios) != 1:
+            raise BenchError(where, fieldname, "must have exactly one of "
+                             "max_ratio, min_ratio")
+        key = ratios[0]
+        ratio = spec[key]
         if isinstance(ratio, bool) or not isinstance(ratio, (int, float)) \
                 or ratio <= 0:
             raise BenchError(where, f"{fieldname}.{key}",
                              "must be a positive number")
-        out[metric] = {key: float(ratio)}
+        gate = spec.get("gate", True)
+        if not isinstance(gate, bool):
+            raise BenchError(where, f"{fieldname}.gate",
+                             "must be true or false")
+        out[metric] = {key: float(ratio), "gate": gate}
     return out
 
 

@@ -39,3 +39,12 @@ def test_exact_limit_passes():
 def test_capacity_growth_passes():
     current = dict(BASE, block_dynamic_capacity=3731)
     assert compare.verdict(_checks(current))[0] == "PASS"
+
+
+def test_advisory_time_beyond_ratio_only_warns():
+    """A host under load: boot 2.5x slower than the baseline."""
+    checks = _checks(dict(BASE, kernel_to_init_s=10.0))
+    assert compare.verdict(checks)[0] == "PASS"
+    warned = compare.warnings(checks)
+    assert [(c.metric, c.status) for c in warned] == [("kernel_to_init_s",
+                                                        compare.WARN)]

@@ -17,6 +17,9 @@ def test_junit_wellformed(tmp_path):
                       message="no results (hang: no output)"),
         compare.Check("t", "patched", "new_figure", compare.NO_BASELINE,
                       message="new_figure: no baseline value"),
+        compare.Check("t", "patched", "lookup_p50_ns", compare.WARN, 4000,
+                      9000, {"max_ratio": 1.5, "gate": False},
+                      "lookup_p50_ns: 9000 > 4000 x 1.5 (2.25x)"),
     ]
     path = tmp_path / "nightly.xml"
     junit.write(path, junit.document("r1", checks, "2026-01-01T00:00:00",
@@ -24,7 +27,7 @@ def test_junit_wellformed(tmp_path):
     root = ET.parse(path).getroot()
     assert root.tag == "testsuites"
     assert (root.get("tests"), root.get("failures"), root.get("errors"),
-            root.get("skipped")) == ("5", "2", "1", "1")
+            root.get("skipped")) == ("6", "2", "1", "1")
     suites = root.findall("testsuite")
     assert [s.get("name") for s in suites] == ["nightly.t.stock",
                                               "nightly.t.patched"]
@@ -40,3 +43,6 @@ def test_junit_wellformed(tmp_path):
     assert failure.get("message").endswith("(2.25x) <&>")
     assert suites[1].find("testcase[@name='run']/error") is not None
     assert suites[1].find("testcase[@name='new_figure']/skipped") is not None
+    warn = suites[1].find("testcase[@name='lookup_p50_ns']")
+    assert warn.find("failure") is None and warn.find("error") is None
+    assert warn.find("system-out").text.startswith("WARNING (advisory")

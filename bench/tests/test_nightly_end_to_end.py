@@ -33,19 +33,25 @@ def test_nightly_pass_then_regression(bench_env):
     assert int(root.get("tests")) > 40
 
     out = bench_env.run("nightly", "--baselines", str(bases), run_id="n2",
-                        FAKE_FACTOR="2", FAKE_VARIANT="patched")
+                        FAKE_FACTOR="2.5", FAKE_VARIANT="patched")
     assert out.returncode == 1
     assert "nightly verdict: REGRESSION" in out.stdout
-    assert "REGRESSION  small patched: procdevices_ns_per_read_0: 60000 > " \
-        "30000 x 1.5 (2.00x)" in out.stdout
+    assert "REGRESSION  small patched: procdevices_ns_per_read_0_vs_stock: " \
+        "0.75 > 0.3 x 2 (2.50x)" in out.stdout
+    assert "WARN        small patched: procdevices_ns_per_read_0: 75000 > " \
+        "30000 x 1.5 (2.50x)" in out.stdout
     root = ET.parse(bench_env.results / "n2" / "nightly.xml").getroot()
     failed = {(s.get("name"), c.get("name"))
               for s in root.findall("testsuite")
               for c in s.findall("testcase") if c.find("failure") is not None}
-    assert ("nightly.small.patched", "procdevices_ns_per_read_0") in failed
     assert ("nightly.small.patched",
             "procdevices_ns_per_read_0_vs_stock") in failed
+    assert ("nightly.small.patched", "procdevices_ns_per_read_0") not in \
+        failed
     assert not any(s.endswith(".stock") for s, _ in failed)
+    warned = root.find("testsuite[@name='nightly.small.patched']/testcase"
+                       "[@name='procdevices_ns_per_read_0']/system-out")
+    assert warned.text.startswith("WARNING (advisory")
 
 
 def test_nightly_missing_section(bench_env):

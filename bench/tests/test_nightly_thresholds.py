@@ -42,3 +42,27 @@ def test_override_changes_verdict(bench_env):
     assert out.returncode == 1
     assert "REGRESSION  small stock: kernel_to_init_s: 5.6 > 4 x 1.2 (1.40x)" \
         in out.stdout
+
+
+def test_gate_false_only_warns(bench_env):
+    assert bench_env.run("bench", run_id="base").returncode == 0
+    bases = bench_env.tmp / "baselines"
+    assert bench_env.run_plain("baseline", str(bench_env.results / "base"),
+                               "--baselines", str(bases)).returncode == 0
+    sweep = bench_env.write_sweep("soft", ["small", "big"],
+                                  "[thresholds.lvm_ok]\n"
+                                  "min_ratio = 1.0\ngate = false\n")
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="c",
+                        sweep=sweep, FAKE_DROP="lvm", FAKE_VARIANT="stock")
+    # A missing figure still fails, whatever its gate ...
+    assert out.returncode == 1
+    assert "MISSING     small stock: lvm_ok: missing (baseline 1)" in out.stdout
+    sweep = bench_env.write_sweep("soft2", ["small", "big"],
+                                  "[thresholds.kernel_to_init_s]\n"
+                                  "max_ratio = 1.2\ngate = false\n")
+    # ... but a figure beyond a non-gating ratio only warns.
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="d",
+                        sweep=sweep, FAKE_FACTOR="1.4", FAKE_VARIANT="stock")
+    assert out.returncode == 0, out.stdout
+    assert "WARN        small stock: kernel_to_init_s: 5.6 > 4 x 1.2 (1.40x)" \
+        in out.stdout

@@ -53,6 +53,27 @@ def _runs_table(run):
     return t
 
 
+def _census_table(run):
+    t = Table("census", "Disk census",
+              ["Topology", "Variant", "Disks expected", "Disks found",
+               "dev_t all unique", "Largest minor", "Disks with minor > 255",
+               "Disks read", "Census took (s)"])
+    for e in run.with_results():
+        c = get(e.doc, "census")
+        if not c:
+            continue
+        t.rows.append([e.topology, e.variant,
+                       fmt(num(c.get("disks_expected"))),
+                       fmt(num(c.get("disks_found"))),
+                       fmt(c.get("devt_unique")) if isinstance(
+                           c.get("devt_unique"), bool) else "-",
+                       fmt(num(c.get("max_minor"))),
+                       fmt(num(c.get("disks_minor_over_255"))),
+                       fmt(num(c.get("read_ok"))),
+                       fmt(num(c.get("duration_s")), 2)])
+    return t
+
+
 def _ranges(ranges):
     if not isinstance(ranges, list):
         return "-"
@@ -306,6 +327,7 @@ def _plan(run, a):
 def analyse(run):
     a = Analysis(run)
     a.tables["runs"] = _runs_table(run)
+    a.tables["census"] = _census_table(run)
     a.tables["majors"] = _majors_table(run)
     topo = pick_topology(run, "majors")
     a.curve_topology["majors"] = topo

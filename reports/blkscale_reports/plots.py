@@ -123,7 +123,6 @@ def boot_model(a, out_dir):
     if not a.boot:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    labels = dict(series.BOOT_SERIES)
     drawn = False
     for v in run.variants:
         key, label, choice = analysis.probe_choice(a, v)
@@ -141,7 +140,7 @@ def boot_model(a, out_dir):
             for e in run.with_results() if e.variant == v) if y is not None]
         for ax in axes:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker,
-                    color=color, label=f"{v}: measured ({labels[key]})")
+                    color=color, label=f"{v}: measured ({label})")
         drawn = True
         f = choice.chosen
         if f:

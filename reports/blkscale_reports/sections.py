@@ -2,8 +2,9 @@
 (id, title, plot id or None, table ids, one sentence on what it shows)."""
 
 SECTIONS = [
-    ("runs", "Runs", None, ["runs"],
-     "Every topology and kernel variant of the run, and how it ended."),
+    ("runs", "Runs", None, ["runs", "census"],
+     "Every topology and kernel variant of the run, how it ended, and the "
+     "guest's census of its disks and their device numbers."),
     ("capacity", "Dynamic major capacity", "capacity", ["majors"],
      "How many block majors register_blkdev(0, ...) hands out before the "
      "kernel refuses, and how many of them devices.txt assigns to real "

@@ -6,8 +6,10 @@
 Keeps manifest.json or summary.json and every results.json; drops what
 the report does not read and what makes files large: the QEMU command
 line, the guest's disk list, fio's raw output and per-job list, the
-per-method detail of procdevbench points, and thins majorbench curves to
-at most MAX_POINTS measured points (first and last always kept).  Values
+devt_audit and selftest sections, the unregister and lookup-miss curves,
+the per-method detail of procdevbench points, and thins the register and
+lookup curves to at most MAX_POINTS measured points (first and last
+always kept).  Values
 are never changed, only left out.
 """
 
@@ -30,14 +32,17 @@ def thin(points):
 def trim(doc):
     doc.get("host", {}).pop("command", None)
     doc.get("disks", {}).pop("list", None)
-    doc.pop("fio_raw", None)
+    for section in ("fio_raw", "devt_audit", "selftest"):
+        doc.pop(section, None)
     if isinstance(doc.get("fio"), dict):
         doc["fio"]["jobs"] = []
     for p in (doc.get("procdevices") or {}).get("points") or []:
         p.pop("lseek", None)
         p.pop("reopen", None)
     blk = (doc.get("majors") or {}).get("block") or {}
-    for name in ("register", "unregister", "lookup", "lookup_miss"):
+    for name in ("unregister", "lookup_miss"):
+        blk.pop(name, None)
+    for name in ("register", "lookup"):
         if name in blk:
             blk[name] = thin(blk[name])
     blk.get("lookup_check", {}).pop("points", None)

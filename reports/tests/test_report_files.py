@@ -25,3 +25,15 @@ def test_every_plot_written(sweep_report):
         assert f"]({name})" in sweep_report["md"]
     assert "5 plots" in sweep_report["stdout"]
     assert "No plot" not in sweep_report["html"]
+
+
+def test_markdown_has_the_same_rows(sweep_report):
+    """report.md carries every row of every table of the page."""
+    md = sweep_report["md"]
+    for key, rows in sweep_report["tables"].items():
+        if isinstance(key, tuple):
+            continue
+        for row in rows:
+            line = "| " + " | ".join(c.replace("|", "\\|") for c in row) \
+                + " |"
+            assert line in md, (key, line)

@@ -62,11 +62,12 @@ def test_boot_points_are_measured_values(sweep_report):
             assert abs(float(r[3]) - float(r[4]) - float(r[5])) < 0.011
 
 
-def test_one_model_chosen_per_variant(sweep_report):
+def test_one_model_chosen_per_figure(sweep_report):
     rows = sweep_report["tables"]["boot_fits"]
-    for v in ("stock", "patched"):
-        chosen = [r for r in rows if r[1] == v and r[8] == "chosen"]
-        assert len(chosen) == 1
-        others = [r for r in rows if r[1] == v and r[8] != "chosen"
-                  and r[5] != "-"]
-        assert all(float(o[5]) >= float(chosen[0][5]) for o in others)
+    for _, label in BOOT_SERIES:
+        for v in ("stock", "patched"):
+            mine = [r for r in rows if r[0] == label and r[1] == v]
+            chosen = [r for r in mine if r[8] == "chosen"]
+            assert len(chosen) == 1, (label, v)
+            others = [r for r in mine if r[8] != "chosen" and r[5] != "-"]
+            assert all(float(o[5]) >= float(chosen[0][5]) for o in others)
