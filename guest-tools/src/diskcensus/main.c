@@ -53,7 +53,7 @@ static const struct opt options[] = {
 		0, EXPECT_MAX),
 	OPT_BOOL("no-read", 0, &cfg.no_read, "do not read the disks"),
 	OPT_NUM("max-failures", 0, &cfg.max_failures, "N",
-		"failures listed one by one (all are counted)", 0, 100000),
+		"failures listed one by one, 32 by default (all are counted)", 0, 100000),
 	OPT_STR("sysfs-root", 0, &cfg.sysfs, "DIR", "where sysfs is (/sys)"),
 	OPT_STR("proc-root", 0, &cfg.proc, "DIR", "where procfs is (/proc)"),
 	OPT_STR("dev-root", 0, &cfg.dev, "DIR",
