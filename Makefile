@@ -53,10 +53,24 @@ deps: ## Install the Debian packages that are missing (needs root)
 run: deps kernel initramfs ## Run TOPOLOGY on both kernel variants and summarise
 	$(Q)./blkscale run $(TOPOLOGY) $(foreach v,$(VARIANTS),--variant $(v))
 
-test: deps kernel initramfs ## Run the whole test suite (C unit tests, then pytest incl. boots)
-	$(Q)$(MAKE) --no-print-directory guest-tools-test
-	$(Q)$(PYTHON) -m pytest -q -ra -p no:cacheprovider launcher/tests \
-		$(wildcard kernel/tests bench/tests reports/tests)
+# Each component's pytest suite runs in its own process; the last line is
+# the sum of every suite, C unit tests included.
+TEST_SUITES := $(wildcard launcher/tests kernel/tests guest-tools/tests bench/tests reports/tests)
+TEST_REPORTS := $(BUILD)/test-reports
+
+test: deps kernel initramfs ## Run the whole test suite (C unit tests, pytest per component incl. boots)
+	$(Q)rm -rf $(TEST_REPORTS) && mkdir -p $(TEST_REPORTS)
+	$(Q)status=0; \
+	$(MAKE) --no-print-directory guest-tools-test 2>&1 | tee $(TEST_REPORTS)/c-unit.log || status=1; \
+	for suite in $(TEST_SUITES); do \
+		name=$$(echo $$suite | tr / -); \
+		echo "== $$suite"; \
+		$(PYTHON) -m pytest -q -ra -p no:cacheprovider --junitxml=$(TEST_REPORTS)/$$name.xml \
+			$$suite || status=1; \
+	done; \
+	$(PYTHON) launcher/scripts/test_summary.py $(TEST_REPORTS)/c-unit.log \
+		$(foreach s,$(TEST_SUITES),$(TEST_REPORTS)/$(subst /,-,$(s)).xml) || status=1; \
+	exit $$status
 
 clean: ## Remove build outputs except the kernel trees
 	rm -rf $(BUILD)/initramfs $(BUILD)/guest-tools

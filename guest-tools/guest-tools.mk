@@ -44,7 +44,8 @@ guest-tools: $(GT_TOOL_BINS) ## Build the static guest tools (majorbench, procde
 guest-module-%: $(GT_OUT)/module/%/blkscale_majors.ko ## Build the helper module for a kernel variant (guest-module-stock)
 	@:
 
-guest-tools-test: $(GT_UNIT_BINS) ## Run the host unit tests of the guest tools (cmocka)
+# test_census_tool runs the real diskcensus binary against fake trees.
+guest-tools-test: $(GT_UNIT_BINS) $(GT_TOOL_BINS) ## Run the host unit tests of the guest tools (cmocka)
 	$(Q)$(GT_DIR)/tests/unit/run-unit-tests.sh $(GT_UNIT_BINS)
 
 guest-static-majors: ## Regenerate the table of statically assigned block majors
