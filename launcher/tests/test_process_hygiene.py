@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from conftest import (BLKSCALE, REPO, all_files, fake_runs, pid_alive,
-                      run_cli)
+from conftest import (BLKSCALE, FAKE_QEMU, REPO, all_files, fake_runs,
+                      pid_alive, run_cli)
 
 TOPO = """
 [guest]
@@ -150,3 +150,55 @@ def test_launcher_killed_takes_qemu_along(topo, fake_env, tmp_path):
     while pid_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not pid_alive(pid), "QEMU outlived a killed launcher"
+
+
+def test_show_command_prints_and_runs(topo, fake_env, tmp_path):
+    out = run_cli("run", topo, "--accel", "tcg", "--show-command",
+                  "--results-dir", tmp_path / "results", "--quiet",
+                  env=fake_env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith(str(FAKE_QEMU) + " \\\n    -name ")
+    assert "-blockdev driver=null-co,node-name=d-vblk-0," in out.stdout
+    assert len(fake_runs(fake_env)) == 1
+
+
+def test_dry_run_starts_nothing(topo, fake_env, tmp_path):
+    out = run_cli("run", topo, "--dry-run", "--results-dir",
+                  tmp_path / "results", env=fake_env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("# stock\n")
+    assert "@RUNDIR@/qmp.sock" in out.stdout
+    assert fake_runs(fake_env) == []
+    assert not (tmp_path / "results").exists()
+    assert all_files(fake_env["TMPDIR"]) == []
+
+
+def test_vcpus_beyond_the_kernel_config(tmp_path, fake_env):
+    topo = tmp_path / "cpus.toml"
+    topo.write_text('[guest]\nvcpus = 16\nvariants = ["stock"]\n')
+    out = run_cli("run", topo, "--accel", "tcg", "--results-dir",
+                  tmp_path / "results", env=fake_env)
+    assert out.returncode == 2
+    assert out.stderr == (f"{topo}: guest.vcpus: 16 exceeds CONFIG_NR_CPUS=8"
+                          " of the stock kernel\n")
+    assert fake_runs(fake_env) == []
+
+
+def test_missing_kernel_is_refused_before_anything(topo, fake_env, tmp_path):
+    os.remove(os.path.join(fake_env["BUILD"], "kernel/out/stock/bzImage"))
+    out = run_cli("run", topo, "--accel", "tcg", "--results-dir",
+                  tmp_path / "results", env=fake_env)
+    assert out.returncode == 2
+    assert out.stderr.startswith("blkscale: ")
+    assert out.stderr.rstrip().endswith("kernel/out/stock/bzImage: missing "
+                                        "(make kernel)")
+    assert fake_runs(fake_env) == []
+    assert not (tmp_path / "results").exists()
+
+
+def test_existing_run_id_is_refused(topo, fake_env, tmp_path):
+    (tmp_path / "results" / "r").mkdir(parents=True)
+    out = run_scenario("ok", topo, fake_env, tmp_path / "results")
+    assert out.returncode == 2
+    assert "exists; choose another --run-id" in out.stderr
+    assert fake_runs(fake_env) == []

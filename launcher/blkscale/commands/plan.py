@@ -134,13 +134,18 @@ def _describe(planned):
     }
 
 
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def _group_line(g):
     q = "/".join(map(str, g["num_queues"]))
     v = "/".join(map(str, g["vectors"]))
     legacy = "modern-only" if g["disable_legacy"] else "legacy+modern"
-    what = (f"{g['disks']} disks" if g["kind"] == "virtio_blk" else
-            f"{g['controllers']} controllers x {g['targets']} targets x "
-            f"{g['luns']} LUNs = {g['disks']} disks")
+    what = (_count(g["disks"], "disk") if g["kind"] == "virtio_blk" else
+            f"{_count(g['controllers'], 'controller')} x "
+            f"{_count(g['targets'], 'target')} x {_count(g['luns'], 'LUN')}"
+            f" = {_count(g['disks'], 'disk')}")
     line = (f"  {g['field']} {g['id']}: {what} of {g['size_mib']} MiB "
             f"{g['backing']}; queues {q}, vectors {v}, {legacy}")
     if g["kind"] == "virtio_blk":

@@ -5,15 +5,18 @@ import os
 import re
 import resource
 import sys
+import tempfile
 from pathlib import Path
 
 from .. import paths, topology
-from ..errors import EXIT_INTERRUPTED, Interrupted, UsageError, worst
+from ..errors import (EXIT_INTERRUPTED, Interrupted, TopologyError,
+                      UsageError, worst)
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
 from ..run import summary
 from ..run.progress import Progress
-from ..run.session import Options, kernel_files, now_iso, run_variant
+from ..run.session import (UNIX_PATH_MAX, Options, kernel_files, now_iso,
+                           run_variant)
 from ..run.signals import interruptible
 
 NAME = "run"
@@ -39,7 +42,8 @@ def add_arguments(parser):
     parser.add_argument("--dry-run", action="store_true",
                         help="print the QEMU command line and stop; paths "
                              "of the run's temporary directory show as "
-                             "@RUNDIR@")
+                             "@RUNDIR@; --accel auto shows the cached probe "
+                             "verdict, or TCG")
     parser.add_argument("--run-id", metavar="ID",
                         help="name of the run (default: UTC time and "
                              "topology name)")
@@ -58,8 +62,14 @@ def _variants(args, topo):
 
 
 def _dry_run(planned, variants, args, qemu):
+    """Print the command lines; no probe boot, no file created."""
     rundir = "@RUNDIR@"
-    requested = "tcg" if args.accel == "auto" else args.accel
+    requested = args.accel
+    if requested == "auto":
+        # What a real run would use if a probe verdict is cached, else TCG.
+        kernel = paths.kernel_dir(variants[0]) / "bzImage"
+        requested = (accel_mod.cached(qemu, kernel) if kernel.is_file()
+                     else None) or "tcg"
     for variant in variants:
         files = qargv.RunFiles(
             kernel=str(paths.kernel_dir(variant) / "bzImage"),
@@ -113,8 +123,15 @@ def main(args):
     for v in variants:
         nr = _kernel_nr_cpus(v)
         if nr is not None and topo.guest.vcpus > nr:
-            raise UsageError(f"{args.topology}: guest.vcpus: {topo.guest.vcpus}"
-                             f" exceeds CONFIG_NR_CPUS={nr} of the {v} kernel")
+            raise TopologyError(topo.path, "guest.vcpus", f"{topo.guest.vcpus}"
+                                f" exceeds CONFIG_NR_CPUS={nr} of the {v} "
+                                "kernel")
+    longest = os.path.join(tempfile.gettempdir(), "blkscale-" + max(
+        variants, key=len) + "-xxxxxxxx", "qmp.sock")
+    if len(longest.encode()) > UNIX_PATH_MAX:
+        raise UsageError(f"TMPDIR={tempfile.gettempdir()}: too long for the "
+                         "QMP unix socket path (108 bytes); set a shorter "
+                         "TMPDIR")
     run_id = args.run_id or (datetime.datetime.now(datetime.timezone.utc)
                              .strftime("%Y%m%d-%H%M%S") + "-" + topo.name)
     if not RUN_ID.fullmatch(run_id):

@@ -90,6 +90,17 @@ def probe_kvm(qemu, kernel, timeout):
         return False
 
 
+def cached(qemu, kernel):
+    """The cached probe verdict for this QEMU and kernel, or None."""
+    try:
+        version = qemu_version(qemu)
+        verdict = json.loads(_cache_path(version, kernel).read_text())
+    except (UsageError, OSError, ValueError):
+        return None
+    return verdict.get("accel") if verdict.get("accel") in ("kvm",
+                                                             "tcg") else None
+
+
 def choose(requested, qemu, version, kernel, progress=None):
     """The accelerator to use and why: ("tcg" | "kvm", reason)."""
     if requested == "tcg":

@@ -27,6 +27,8 @@ from ..qemu.machine import (ChannelBroken, GuestHang, GuestPanic,
 from . import results as results_mod
 
 POLL_S = 0.2
+# sockaddr_un.sun_path, less the terminating NUL.
+UNIX_PATH_MAX = 107
 # After a panic line, how long QEMU gets to print the trace and exit.
 PANIC_GRACE_S = 5
 # After BLKSCALE-DONE the guest reboots; QEMU should exit promptly.
@@ -207,6 +209,11 @@ def run_variant(planned, variant, run_id, out_dir, opts):
     expected = dict(topo.expected, total=topo.expected_total)
     label = variant
     tmp = tempfile.mkdtemp(prefix=f"blkscale-{variant}-")
+    if len(os.path.join(tmp, "qmp.sock").encode()) > UNIX_PATH_MAX:
+        os.rmdir(tmp)
+        raise UsageError(f"TMPDIR={tempfile.gettempdir()}: too long for the "
+                         "QMP unix socket path (108 bytes); set a shorter "
+                         "TMPDIR")
     watcher = ConsoleWatcher()
     console_kept = None
     try:
