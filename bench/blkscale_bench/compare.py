@@ -42,6 +42,15 @@ def _fmt(value):
     return f"{int(value)}"
 
 
+def limit_text(limit):
+    """{max_ratio: 1.5, gate: False} -> "max_ratio 1.5, advisory"."""
+    if not limit:
+        return "no threshold"
+    key = "max_ratio" if "max_ratio" in limit else "min_ratio"
+    kind = "gating" if limit.get("gate", True) else "advisory"
+    return f"{key} {limit[key]:g}, {kind}"
+
+
 def judge(topo, variant, metric, base, cur, limit):
     """One figure against its baseline under limit {max_ratio|min_ratio}."""
     if cur is None:

@@ -4,7 +4,8 @@ testsuite per topology and variant, one testcase per figure."""
 import socket
 import xml.etree.ElementTree as ET
 
-from .compare import MISSING, NO_BASELINE, REGRESSION, RUN_FAILED, WARN
+from .compare import (MISSING, NO_BASELINE, REGRESSION, RUN_FAILED, WARN,
+                      limit_text)
 
 
 def _suite_name(topo, variant):
@@ -35,7 +36,7 @@ def document(run_id, checks, timestamp, properties=None):
             node = ET.SubElement(case, "failure", type=c.status,
                                  message=c.message)
             node.text = (f"baseline {c.baseline}, current {c.current}, "
-                         f"threshold {c.limit}")
+                         f"threshold {limit_text(c.limit)}")
         elif c.status == RUN_FAILED:
             ET.SubElement(case, "error", type=c.status, message=c.message)
         elif c.status == NO_BASELINE:
@@ -43,7 +44,7 @@ def document(run_id, checks, timestamp, properties=None):
         elif c.status == WARN:
             # JUnit has no warning: a passing case that says so.
             out = ET.SubElement(case, "system-out")
-            out.text = f"WARNING (advisory, {c.limit}): {c.message}"
+            out.text = f"WARNING ({limit_text(c.limit)}): {c.message}"
         else:
             out = ET.SubElement(case, "system-out")
             out.text = c.message

@@ -45,4 +45,5 @@ def test_junit_wellformed(tmp_path):
     assert suites[1].find("testcase[@name='new_figure']/skipped") is not None
     warn = suites[1].find("testcase[@name='lookup_p50_ns']")
     assert warn.find("failure") is None and warn.find("error") is None
-    assert warn.find("system-out").text.startswith("WARNING (advisory")
+    assert warn.find("system-out").text.startswith(
+        "WARNING (max_ratio 1.5, advisory): lookup_p50_ns")

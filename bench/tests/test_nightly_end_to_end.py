@@ -51,7 +51,7 @@ def test_nightly_pass_then_regression(bench_env):
     assert not any(s.endswith(".stock") for s, _ in failed)
     warned = root.find("testsuite[@name='nightly.small.patched']/testcase"
                        "[@name='procdevices_ns_per_read_0']/system-out")
-    assert warned.text.startswith("WARNING (advisory")
+    assert warned.text.startswith("WARNING (max_ratio 1.5, advisory)")
 
 
 def test_nightly_missing_section(bench_env):
