@@ -32,7 +32,7 @@ def qemu_binary():
 
 
 def display(path):
-    """A path as people should read it: relative to the repository if inside."""
+    """A path as people read it: relative to the repository if inside."""
     path = Path(path)
     try:
         return str(path.resolve().relative_to(REPO))

@@ -11,7 +11,7 @@ import shlex
 
 import pytest
 
-from conftest import HERE, REPO, run_cli, shipped_topologies
+from conftest import HERE, run_cli, shipped_topologies
 
 GOLDEN = HERE / "golden"
 
@@ -36,7 +36,7 @@ def test_golden_argv(topo, tmp_path):
     text = "\n".join(argv) + "\n"
     if os.environ.get("BLKSCALE_REGEN_GOLDEN") == "1":
         golden.write_text(text)
-    assert golden.exists(), f"no golden file; run with BLKSCALE_REGEN_GOLDEN=1"
+    assert golden.exists(), "no golden file; run with BLKSCALE_REGEN_GOLDEN=1"
     assert text == golden.read_text(), (
         f"{topo}: QEMU command line changed; if intended, regenerate with "
         "BLKSCALE_REGEN_GOLDEN=1")

@@ -189,7 +189,8 @@ def _text(planned, desc, all_buses):
               "bridges with legacy devices)",
               f"host: QEMU needs about {h['fds']} file descriptors (hard "
               f"limit {h['fd_hard_limit']}); command line "
-              f"{h['argv_bytes'] // 1024} KiB of {h['argv_limit'] // 1024} KiB",
+              f"{h['argv_bytes'] // 1024} KiB of "
+              f"{h['argv_limit'] // 1024} KiB",
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
               + ", ".join(f"{k} {v:.0f}" for k, v in
@@ -204,7 +205,8 @@ def _text(planned, desc, all_buses):
         lines.append(f"  {step} arguments: {args}")
     if p["fio_disks"]:
         fio = planned.topo.plan.fio
-        lines.append(f"  fio: {len(p['fio_disks'])} disks ({_names(p['fio_disks'])})"
+        disks = p["fio_disks"]
+        lines.append(f"  fio: {len(disks)} disks ({_names(disks)})"
                      f", {fio.rw} bs={fio.bs} iodepth={fio.iodepth} "
                      f"{fio.size_mib} MiB {fio.runtime_s} s, "
                      + ("verify" if fio.verify else "no verify"))

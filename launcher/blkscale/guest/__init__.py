@@ -1,1 +1,1 @@
-"""The guest side of the protocol as the host sees it: files, stream, console."""
+"""The guest side of the protocol, seen from the host."""

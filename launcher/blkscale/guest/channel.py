@@ -133,7 +133,8 @@ class ResultsParser:
             self._fail(f"protocol {version}, expected {PROTOCOL}")
         self._hello = True
         r = self.results
-        r.protocol, r.release, r.init_uptime_s = int(version), release, float(uptime)
+        r.protocol, r.release = int(version), release
+        r.init_uptime_s = float(uptime)
 
     def _record_phase(self, name, uptime):
         self.results.phases.append((name, float(uptime)))

@@ -116,8 +116,9 @@ def name_warnings(layout, topo, disks_section):
         want = group.size_bytes // 512
         got = sizes.get(name)
         if got is not None and got != want:
-            warnings.append(f"{name} has {got} sectors, group {gid} disks have "
-                            f"{want}: predicted virtio_blk names may be wrong")
+            warnings.append(f"{name} has {got} sectors, group {gid} disks "
+                            f"have {want}: predicted virtio_blk names may be "
+                            "wrong")
             break
     return warnings
 

@@ -74,7 +74,7 @@ class Layout:
         return [d for d in self.devices if d.group is group]
 
     def blk_names(self):
-        """(group id, index) -> guest disk name, from virtio_blk probe order."""
+        """(group id, index) -> guest disk name, in virtio_blk probe order."""
         names = {}
         n = 0
         for dev in self.devices:
@@ -118,7 +118,8 @@ def _build_tree(nbridges, root_devices):
     hubs, root_leaves, hub_leaves = shape
     free = root.free_slots()
     # Root devices take the low slots, bridges the high ones.
-    bridge_slots = free[len(free) - (hubs + root_leaves):] if hubs + root_leaves else []
+    nroot = hubs + root_leaves
+    bridge_slots = free[len(free) - nroot:] if nroot else []
     chassis = 0
 
     def add_bridge(parent, slot, kind):
@@ -157,7 +158,7 @@ def _eligible(group, bus):
 
 
 def _fill(groups, buses, commit):
-    """Place every group's devices; returns the first group that does not fit."""
+    """Place every group's devices; the first group that does not fit."""
     free = {id(b): b.free_slots() for b in buses}
     for group in groups:
         remaining = group.devices
@@ -210,11 +211,11 @@ def plan_layout(topo):
         failed = groups[-1]
     total = sum(g.devices for g in groups)
     what = "count" if failed.kind == "virtio_blk" else "controllers"
+    most = ROOT_FREE + MAX_BRIDGES * (SLOTS_PER_BUS - 1)
     raise TopologyError(topo.path, f"{failed.field}.{what}", "PCI is full: "
                         f"{total} virtio devices do not fit; {MAX_BRIDGES} "
-                        "pci-bridges give at most "
-                        f"{ROOT_FREE + MAX_BRIDGES * (SLOTS_PER_BUS - 1)} slots"
-                        " (fewer with per_bus or bus limits)")
+                        f"pci-bridges give at most {most} slots (fewer with "
+                        "per_bus or bus limits)")
 
 
 def _finish(root, buses):

@@ -156,16 +156,18 @@ def _choose_fio_disks(topo):
     null = [g for g in {id(g): g for g, _ in disks}.values()
             if not g.file_backed]
     if fio.verify is True and null:
-        raise TopologyError(topo.path, "plan.fio.verify", f'group "{null[0].id}"'
-                            " is backed by null-co, which discards writes: "
+        raise TopologyError(topo.path, "plan.fio.verify",
+                            f'group "{null[0].id}" is backed by null-co, '
+                            "which discards writes: "
                             "nothing to verify (use sparse or slice backing)")
     if fio.verify == schema.AUTO:
         fio.verify = not null
     for group, _ in disks:
         if fio.size_mib > group.size_mib:
             raise TopologyError(topo.path, "plan.fio.size_mib",
-                                f"{fio.size_mib} MiB is larger than the disks "
-                                f'of group "{group.id}" ({group.size_mib} MiB)')
+                                f"{fio.size_mib} MiB is larger than the "
+                                f'disks of group "{group.id}" '
+                                f"({group.size_mib} MiB)")
     topo.fio_disks = disks
 
 

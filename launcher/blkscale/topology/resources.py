@@ -192,7 +192,8 @@ def _io_space(topo, layout, res):
                             f"legacy I/O BARs need {res.io_used // 1024} KiB "
                             f"of I/O space ({res.io_bridges} pci-bridges at "
                             "4 KiB each); the firmware has "
-                            f"{IO_SPACE // 1024} KiB: set disable_legacy = true")
+                            f"{IO_SPACE // 1024} KiB: set disable_legacy = "
+                            "true")
 
 
 def _fds(topo, layout, res, accel):
@@ -238,7 +239,8 @@ def _memory(topo, layout, res):
         else:
             ctrl += MEM_CONTROLLER_KIB + requests
     parts["virtio_blk"] = int(blk)
-    parts["virtio_scsi"] = int(ctrl + MEM_SCSI_DISK_KIB * topo.expected["scsi"])
+    scsi = MEM_SCSI_DISK_KIB * topo.expected["scsi"]
+    parts["virtio_scsi"] = int(ctrl + scsi)
     sim = 0
     if topo.scsi_debug:
         sim += (MEM_SCSI_DISK_KIB * topo.scsi_debug.disks

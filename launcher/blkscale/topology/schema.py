@@ -169,7 +169,8 @@ class Params(Check):
             if isinstance(item, str):
                 if not re.fullmatch(r"[A-Za-z0-9_.,:+-]*", item):
                     self.fail(ctx, sub, "string values may only hold "
-                              "letters, digits and _.,:+- (no spaces or quotes)")
+                              "letters, digits and _.,:+- (no spaces or "
+                              "quotes)")
             elif not isinstance(item, (bool, int)):
                 self.fail(ctx, sub, "must be an integer, string or boolean, "
                           f"got {_describe(item)}")
@@ -252,7 +253,7 @@ def _pci_fields(queues_doc, queue_size_doc):
         "bus": Field(Str(choices=("auto", "root", "bridge")), "auto",
                      doc="root bus, behind pci-bridges, or auto"),
         "per_bus": Field(Int(1, 32), 32,
-                         doc="at most this many of the group's devices per bus"),
+                         doc="most devices of the group on one bus"),
     }
 
 
@@ -330,7 +331,7 @@ FIO = Table({
     "ioengine": Field(Str(choices=("libaio", "io_uring", "psync", "sync")),
                       "libaio", doc="fio ioengine="),
     "verify": Field(Bool(auto=True), AUTO,
-                    doc="verify data (auto: when every disk has real backing)"),
+                    doc="verify data (auto: if every disk has real backing)"),
 })
 
 LVM = Table({
