@@ -122,11 +122,12 @@ class Machine:
         except OSError:
             return ""
 
-    def launch(self, timeout=60):
+    def launch(self, timeout=60, tick=None):
         """Start QEMU and wait for its QMP greeting (qemu_start_s).
 
         Returns the start-up time, or None if QEMU already exited with
         status 0 (the guest ran to completion before the greeting was read).
+        tick(), if given, is called about twice a second while waiting.
         """
         if self.argv is None:
             raise RuntimeError("launch() before configure()")
@@ -141,8 +142,14 @@ class Machine:
             raise LaunchError(f"cannot run {self.argv[0]}: {e.strerror}",
                               self.argv) from None
         self._qmp = Qmp(self.qmp_path)
+
+        def alive():
+            if tick:
+                tick()
+            return self.is_running()
+
         try:
-            self._qmp.connect(self.spawned_at + timeout, self.is_running)
+            self._qmp.connect(self.spawned_at + timeout, alive)
         except QmpError as e:
             code = self._reap(2)
             if code == 0:

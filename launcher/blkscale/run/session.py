@@ -241,10 +241,14 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         t0 = time.monotonic()
         try:
             with machine:
-                if opts.progress:
-                    opts.progress.update(label, "qemu start", 0,
-                                         expected["total"], 0)
-                ctx.qemu_start_s = machine.launch(timeout=topo.timeouts.boot_s)
+                def tick():
+                    if opts.progress:
+                        opts.progress.update(label, "qemu start", 0,
+                                             expected["total"],
+                                             time.monotonic() - t0)
+
+                tick()
+                ctx.qemu_start_s = machine.launch(topo.timeouts.boot_s, tick)
                 stream = _watch(machine, files, topo.timeouts, watcher, parser,
                                 ctx, opts, label)
                 ctx.peak_rss_kib = machine.sample_rss()
