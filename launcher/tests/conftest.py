@@ -1,32 +1,8 @@
-"""Shared helpers: the real CLI in a subprocess, a fake build, a fake QEMU."""
-
-import os
-import subprocess
-import sys
-from pathlib import Path
+"""Fixtures of the launcher tests: a fake build and a fake QEMU."""
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-BLKSCALE = REPO / "blkscale"
-FAKE_QEMU = HERE / "fake_qemu.py"
-TOPOLOGIES = REPO / "topologies"
-
-sys.path.insert(0, str(REPO / "launcher"))
-
-
-def shipped_topologies():
-    return sorted(p.stem for p in TOPOLOGIES.glob("*.toml"))
-
-
-def run_cli(*args, env=None, cwd=REPO, timeout=600, **kwargs):
-    """./blkscale ARGS as a user runs it; returns CompletedProcess."""
-    full_env = dict(os.environ)
-    full_env.update(env or {})
-    return subprocess.run([str(BLKSCALE), *map(str, args)], cwd=cwd,
-                          env=full_env, capture_output=True, text=True,
-                          timeout=timeout, **kwargs)
+from launchertest import FAKE_QEMU
 
 
 @pytest.fixture
@@ -64,28 +40,3 @@ def fake_env(tmp_path, fake_build):
         "TMPDIR": str(tmp),
         "FAKE_QEMU_LOG": str(tmp_path / "qemu-runs.log"),
     }
-
-
-def fake_runs(env):
-    """(pid, accel) of every fake QEMU started with this environment."""
-    log = Path(env["FAKE_QEMU_LOG"])
-    if not log.exists():
-        return []
-    return [tuple(line.split()) for line in log.read_text().splitlines()]
-
-
-def pid_alive(pid):
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    # A zombie is dead for our purposes.
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().split(")")[-1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def all_files(root):
-    return sorted(str(p.relative_to(root)) for p in Path(root).rglob("*"))

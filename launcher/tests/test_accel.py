@@ -5,7 +5,7 @@ import os
 
 import pytest
 
-from conftest import fake_runs, run_cli
+from launchertest import fake_runs, run_cli
 
 pytestmark = pytest.mark.skipif(
     not os.access("/dev/kvm", os.R_OK | os.W_OK),

@@ -9,7 +9,7 @@ file per kind of check (syntax, schema, cross-field, feasibility).
 
 import pytest
 
-from conftest import HERE, REPO, all_files, fake_runs, run_cli
+from launchertest import HERE, REPO, all_files, fake_runs, run_cli
 
 BAD = HERE / "bad-topologies"
 CASES = sorted(p.name for p in BAD.glob("*.toml"))

@@ -9,7 +9,7 @@ import json
 import pytest
 
 from blkscale import paths
-from conftest import all_files, run_cli
+from launchertest import all_files, run_cli
 
 VARIANTS = ["stock", "patched"]
 

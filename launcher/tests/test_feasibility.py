@@ -7,7 +7,7 @@ import pytest
 from blkscale import topology
 from blkscale.errors import TopologyError
 from blkscale.topology import resources
-from conftest import run_cli
+from launchertest import run_cli
 
 
 def prepare(tmp_path, text):

@@ -11,7 +11,7 @@ import shlex
 
 import pytest
 
-from conftest import HERE, run_cli, shipped_topologies
+from launchertest import HERE, run_cli, shipped_topologies
 
 GOLDEN = HERE / "golden"
 

@@ -2,7 +2,7 @@
 
 import json
 
-from conftest import run_cli, shipped_topologies
+from launchertest import run_cli, shipped_topologies
 
 
 def test_plan_text_shows_layout_and_resources():

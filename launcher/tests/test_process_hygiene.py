@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from conftest import (BLKSCALE, FAKE_QEMU, REPO, all_files, fake_runs,
-                      pid_alive, run_cli)
+from launchertest import (BLKSCALE, FAKE_QEMU, REPO, all_files,
+                          fake_runs, pid_alive, run_cli)
 
 TOPO = """
 [guest]

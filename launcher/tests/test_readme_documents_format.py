@@ -1,7 +1,7 @@
 """topologies/README.md documents every key of the format."""
 
 from blkscale.topology import schema
-from conftest import TOPOLOGIES
+from launchertest import TOPOLOGIES
 
 
 def test_every_key_is_documented():
