@@ -1,0 +1,45 @@
+"""blkscale xml TOPO: print the libvirt domain XML of a topology."""
+
+import re
+
+from .. import paths, topology
+from ..errors import UsageError
+from ..libvirt import domain_xml
+from ..qemu import argv as qargv
+
+NAME = "xml"
+HELP = ("Print the libvirt domain XML that `run --backend libvirt` would "
+        "start for a topology (one variant). Paths of the run's temporary "
+        "directory show as /@RUNDIR@.")
+
+VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
+
+
+def add_arguments(parser):
+    parser.add_argument("topology", metavar="TOPO", help="topology file")
+    parser.add_argument("--variant", metavar="NAME",
+                        help="kernel variant (default: the topology's first "
+                             "guest.variants entry)")
+    parser.add_argument("--accel", choices=("tcg", "kvm"), default="tcg",
+                        help="domain type qemu (TCG, default) or kvm")
+    parser.add_argument("--rundir", metavar="DIR", default="/@RUNDIR@",
+                        help="absolute path shown for the run's temporary "
+                             "directory (default: /@RUNDIR@)")
+
+
+def main(args):
+    planned = topology.prepare(args.topology, accel=args.accel)
+    variant = args.variant or planned.topo.guest.variants[0]
+    if not VARIANT.fullmatch(variant):
+        raise UsageError(f"--variant: {variant!r} is not a variant name")
+    if not args.rundir.startswith("/"):
+        raise UsageError(f"--rundir: {args.rundir!r}: libvirt needs an "
+                         "absolute path")
+    rundir = args.rundir.rstrip("/") or "/"
+    files = qargv.RunFiles(
+        kernel=str(paths.kernel_dir(variant) / "bzImage"),
+        initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
+        qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
+        disks=f"{rundir}/disks")
+    print(domain_xml.domain_xml(planned, files, variant, args.accel), end="")
+    return 0

@@ -1,0 +1,290 @@
+"""One transient libvirt domain: configure, launch, wait, shutdown.
+
+The same interface as qemu/machine.py's Machine, so that run/session.py
+watches either the same way.  The domain is created with
+VIR_DOMAIN_START_AUTODESTROY: libvirtd destroys it when our connection
+closes, so even a launcher killed with SIGKILL leaves no domain behind;
+shutdown() (and leaving the `with` block) destroys it at once.
+"""
+
+import os
+import shlex
+import threading
+import time
+
+from ..errors import UsageError
+from ..qemu.machine import LaunchError
+from . import daemon
+
+try:
+    import libvirt
+except ImportError:             # checked in Domain.launch()
+    libvirt = None
+
+# Where libvirtd (qemu:///system) keeps the pid file and the log of a domain.
+RUN_DIR = "/var/run/libvirt/qemu"
+LOG_DIR = "/var/log/libvirt/qemu"
+# How long exitcode() waits for the stop event of a domain that is gone.
+EVENT_GRACE_S = 2
+
+_loop_lock = threading.Lock()
+_loop_started = False
+
+
+def _event_loop():
+    """libvirt's default event loop in a daemon thread, once per process.
+
+    Lifecycle events tell how a domain stopped (shut down, destroyed,
+    crashed); a transient domain is gone right after, with nothing to ask.
+    """
+    global _loop_started
+    with _loop_lock:
+        if _loop_started:
+            return
+        libvirt.virEventRegisterDefaultImpl()
+
+        def run():
+            while True:
+                libvirt.virEventRunDefaultImpl()
+        threading.Thread(target=run, name="libvirt-events",
+                         daemon=True).start()
+        _loop_started = True
+
+
+def _quiet_errors(_ctx, _err):
+    # libvirt prints every error on stderr by default; ours carry them.
+    pass
+
+
+def parse_log_command(text):
+    """The QEMU argv of the last start in a libvirt domain log."""
+    lines = text.splitlines()
+    starts = [i for i, line in enumerate(lines) if ": starting up " in line]
+    if not starts:
+        return []
+    command = []
+    for line in lines[starts[-1] + 1:]:
+        command.append(line[:-1] if line.endswith("\\") else line)
+        if not line.endswith("\\"):
+            break
+    try:
+        words = shlex.split(" ".join(command))
+    except ValueError:
+        return []
+    # LC_ALL=C PATH=... HOME=... precede the binary.
+    while words and "=" in words[0] and not words[0].startswith("-"):
+        words.pop(0)
+    return words
+
+
+class Domain:
+    """A transient libvirt domain; a context manager."""
+
+    def __init__(self, uri=daemon.SYSTEM_URI):
+        self.uri = uri
+        self.xml = None
+        self.name = None
+        self.argv = []
+        self.spawned_at = None
+        self.qemu_start_s = None
+        self.peak_rss_kib = 0
+        self._conn = None
+        self._dom = None
+        self._callback = None
+        self._stopped = threading.Event()
+        self._stop_detail = None
+        self._exitcode = None
+        self._pid = None
+
+    def configure(self, xml, name):
+        if self._dom is not None:
+            raise RuntimeError("configure() after launch()")
+        self.xml, self.name = xml, name
+
+    @property
+    def command(self):
+        return shlex.join(self.argv)
+
+    @property
+    def log_path(self):
+        return os.path.join(LOG_DIR, f"{self.name}.log")
+
+    def qemu_log(self, limit=4000):
+        """The tail of libvirt's log of this domain (QEMU's stderr too)."""
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(0, os.SEEK_END)
+                f.seek(max(0, f.tell() - limit))
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def _on_lifecycle(self, _conn, dom, event, detail, _opaque):
+        if dom.name() == self.name and event == libvirt.VIR_DOMAIN_EVENT_STOPPED:
+            self._stop_detail = detail
+            self._stopped.set()
+
+    def launch(self, timeout=None, tick=None):
+        """Create the domain; returns the start-up time in seconds.
+
+        createXML returns once QEMU runs the guest: the time it takes is
+        libvirt's and QEMU's start together, the number to compare with
+        the QEMU backend's start (spawn to QMP greeting).  It runs in a
+        thread so that tick() (about twice a second) keeps the progress
+        line alive and SIGINT is not held up; timeout is accepted for the
+        Machine interface, libvirt bounds its own waits.
+        """
+        if self.xml is None:
+            raise RuntimeError("launch() before configure()")
+        if libvirt is None:
+            raise UsageError("python3-libvirt is not installed (apt-get "
+                             "install python3-libvirt)")
+        daemon.ensure(self.uri)
+        _event_loop()
+        libvirt.registerErrorHandler(_quiet_errors, None)
+        try:
+            self._conn = libvirt.open(self.uri)
+            self._callback = self._conn.domainEventRegisterAny(
+                None, libvirt.VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+                self._on_lifecycle, None)
+        except libvirt.libvirtError as e:
+            self.shutdown()
+            raise LaunchError(f"{self.uri}: {e.get_error_message()}") from None
+        result = {}
+
+        def create():
+            try:
+                result["dom"] = self._conn.createXML(
+                    self.xml, libvirt.VIR_DOMAIN_START_AUTODESTROY)
+            except libvirt.libvirtError as e:
+                result["error"] = e
+
+        self.spawned_at = time.monotonic()
+        worker = threading.Thread(target=create, name="libvirt-create",
+                                  daemon=True)
+        worker.start()
+        try:
+            while worker.is_alive():
+                if tick:
+                    tick()
+                worker.join(0.5)
+        finally:
+            # Interrupted or not: the domain, if created, must be known to
+            # shutdown() so that it is destroyed.
+            worker.join()
+            self._dom = result.get("dom")
+        if "error" in result:
+            log = self.qemu_log().strip()
+            self.shutdown()
+            raise LaunchError(f"libvirt did not start domain {self.name}: "
+                              f"{result['error'].get_error_message()}", [],
+                              log) from None
+        self.qemu_start_s = time.monotonic() - self.spawned_at
+        self.argv = self._read_argv()
+        self._pid = self._read_pid()
+        return self.qemu_start_s
+
+    def _read_argv(self):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return parse_log_command(f.read())
+        except OSError:
+            return []
+
+    def _read_pid(self):
+        try:
+            with open(os.path.join(RUN_DIR, f"{self.name}.pid")) as f:
+                return int(f.read().strip())
+        except (OSError, ValueError):
+            return None
+
+    @property
+    def pid(self):
+        return self._pid
+
+    def is_running(self):
+        if self._dom is None or self._stopped.is_set():
+            return False
+        try:
+            return bool(self._dom.isActive())
+        except libvirt.libvirtError:
+            return False
+
+    def exitcode(self):
+        """None while the domain runs; 0 if it shut down or was destroyed
+        (the guest's reboot, with on_reboot=destroy), 1 if QEMU crashed or
+        failed."""
+        if self._exitcode is not None:
+            return self._exitcode
+        if self._dom is None or self.is_running():
+            return None
+        self._stopped.wait(EVENT_GRACE_S)
+        self._exitcode = 0 if self._stop_detail in (
+            None, libvirt.VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN,
+            libvirt.VIR_DOMAIN_EVENT_STOPPED_DESTROYED) else 1
+        return self._exitcode
+
+    def sample_rss(self):
+        """Peak resident memory of QEMU so far (VmHWM), KiB.
+
+        The pid file is readable on the local system daemon; elsewhere
+        libvirt's current RSS of the domain is the best we have.
+        """
+        if not self.is_running():
+            return self.peak_rss_kib
+        value = 0
+        if self._pid:
+            try:
+                with open(f"/proc/{self._pid}/status") as f:
+                    for line in f:
+                        if line.startswith("VmHWM:"):
+                            value = int(line.split()[1])
+            except (OSError, ValueError, IndexError):
+                value = 0
+        if not value:
+            try:
+                value = self._dom.memoryStats().get("rss", 0)
+            except libvirt.libvirtError:
+                value = 0
+        self.peak_rss_kib = max(self.peak_rss_kib, value)
+        return self.peak_rss_kib
+
+    def wait(self, timeout=None):
+        """Wait for the domain to stop; its exit code, or None on timeout."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.is_running():
+            if deadline is not None and time.monotonic() > deadline:
+                return None
+            self._stopped.wait(0.2)
+        return self.exitcode()
+
+    def shutdown(self, hard=False, timeout=10):
+        """Destroy the domain if it still runs and close the connection."""
+        if self._dom is not None and self.is_running():
+            try:
+                self._dom.destroy()
+                if self._exitcode is None:
+                    # Stopped by us: not a QEMU failure.
+                    self._exitcode = 0
+            except libvirt.libvirtError:
+                pass        # already gone
+        if self._conn is not None:
+            try:
+                if self._callback is not None:
+                    self._conn.domainEventDeregisterAny(self._callback)
+            except libvirt.libvirtError:
+                pass
+            try:
+                self._conn.close()
+            except libvirt.libvirtError:
+                pass
+            self._conn = None
+        return self.exitcode() if self._dom is not None else None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.shutdown(hard=True)
+        return False
+

@@ -1,0 +1,300 @@
+"""The libvirt domain XML of a planned topology, assembled in one place.
+
+Everything comes from the Layout that qemu/argv.py builds the QEMU command
+line from: PCI slots, bridges, device order, node names and serials, so
+the guest sees the same machine whichever backend starts it.  libvirt 9.0
+cannot say three things, which go to QEMU through libvirt's QEMU XML
+namespace:
+
+- null-co disks: libvirt has no element for a null block driver, so their
+  -blockdev and -device are <qemu:commandline> arguments;
+- slot 0 of a pci-bridge: libvirt keeps it for the bridge's hot-plug
+  controller and refuses the address, while our bridges run with
+  shpc=off and use it.  A device or bridge there is a command-line device
+  too, and so is everything behind a command-line bridge or controller;
+- properties without an XML attribute (virtio vectors, virtio-scsi's
+  virtqueue_size, the bridges' shpc): <qemu:override> on the device's
+  alias, which edits the -device JSON that libvirt 9 generates.  An
+  override can only change properties of devices libvirt creates; it
+  cannot add a device or a block backend, hence the command line above.
+
+ElementTree escapes every attribute value and text, so names taken from
+topology files can never add elements.
+"""
+
+import os
+import xml.etree.ElementTree as ET
+
+from ..qemu import argv as qargv
+from ..topology.layout import RESULTS_SLOT, disk_suffix
+
+QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
+ET.register_namespace("qemu", QEMU_NS)
+_Q = "{" + QEMU_NS + "}"
+
+# Our property -> (QEMU property, override type) for what XML cannot set.
+_OVERRIDES = {
+    "virtio_blk": {"vectors": "vectors"},
+    "virtio_scsi": {"vectors": "vectors", "queue_size": "virtqueue_size"},
+}
+
+
+def domain_name(topo, variant, suffix=None):
+    name = f"blkscale-{topo.name}-{variant}"
+    return f"{name}-{suffix}" if suffix else name
+
+
+def bus_id(bus):
+    """QEMU's id of a PCI bus: libvirt names a bridge by its alias."""
+    return "pci.0" if bus.kind == "root" else f"ua-{bus.qemu_id}"
+
+
+def controller_alias(group, index):
+    return f"ua-sc-{group.id}-{index}"
+
+
+def disk_alias(group, index):
+    return "ua-" + qargv.node_name(group, index)
+
+
+def _model(group):
+    return ("virtio-non-transitional" if group.disable_legacy
+            else "virtio-transitional")
+
+
+class _Builder:
+    """Walks the layout once, filling <devices>, the command line and the
+    overrides side by side."""
+
+    def __init__(self, planned, files):
+        self.topo, self.layout = planned.topo, planned.layout
+        self.files = files
+        self.devices = None
+        self.args = []
+        self.overrides = []         # (alias, [(name, type, value)])
+        self.bus_index = {}         # id(bus) -> libvirt controller index
+        self.slices_done = set()
+        self.scsi_index = 0
+        self.scsi_disk = 0
+
+    # -- placement ---------------------------------------------------------
+
+    def _plan_buses(self):
+        """libvirt indexes for the bridges it can create, parents first."""
+        self.bus_index[id(self.layout.root)] = 0
+        n = 0
+        for bus in self.layout.bridges:
+            if bus.slot >= 1 and id(bus.parent) in self.bus_index:
+                n += 1
+                self.bus_index[id(bus)] = n
+
+    def _native(self, bus, slot):
+        return id(bus) in self.bus_index and slot >= 1
+
+    def _address(self, parent, bus, slot):
+        ET.SubElement(parent, "address", type="pci", domain="0x0000",
+                      bus=f"{self.bus_index[id(bus)]:#04x}",
+                      slot=f"{slot:#04x}", function="0x0")
+
+    def _override(self, alias, props):
+        if props:
+            self.overrides.append((alias, props))
+
+    # -- devices -----------------------------------------------------------
+
+    def bridges(self):
+        self._plan_buses()
+        for bus in self.layout.bridges:
+            if id(bus) not in self.bus_index:
+                self.args += ["-device", f"pci-bridge,id={bus_id(bus)},"
+                              f"bus={bus_id(bus.parent)},addr={bus.slot:#x},"
+                              f"chassis_nr={bus.chassis},shpc=off"]
+                continue
+            ctrl = ET.SubElement(self.devices, "controller", type="pci",
+                                 index=str(self.bus_index[id(bus)]),
+                                 model="pci-bridge")
+            ET.SubElement(ctrl, "model", name="pci-bridge")
+            ET.SubElement(ctrl, "target", chassisNr=str(bus.chassis))
+            ET.SubElement(ctrl, "alias", name=bus_id(bus))
+            self._address(ctrl, bus.parent, bus.slot)
+            self._override(bus_id(bus), [("shpc", "bool", "false")])
+
+    def _source(self, disk, group, index):
+        if group.backing == "sparse":
+            ET.SubElement(disk, "source",
+                          file=qargv.sparse_path(self.files, group, index))
+            return
+        source = ET.SubElement(disk, "source",
+                               file=qargv.slice_path(self.files, group))
+        slices = ET.SubElement(source, "slices")
+        ET.SubElement(slices, "slice", type="storage",
+                      offset=str(index * group.size_bytes),
+                      size=str(group.size_bytes))
+
+    def _disk(self, group, index, target, bus, driver=None):
+        attrs = {"type": "file", "device": "disk"}
+        if bus == "virtio":
+            attrs["model"] = _model(group)
+        disk = ET.SubElement(self.devices, "disk", attrs)
+        ET.SubElement(disk, "driver", dict(name="qemu", type="raw",
+                                           **(driver or {})))
+        self._source(disk, group, index)
+        ET.SubElement(disk, "target", dev=target, bus=bus)
+        ET.SubElement(disk, "serial").text = qargv.disk_serial(group, index)
+        if group.backing == "slice":
+            # Slices of one file: every device writes to it (share-rw=on).
+            ET.SubElement(disk, "shareable")
+        ET.SubElement(disk, "alias", name=disk_alias(group, index))
+        return disk
+
+    def _cmdline_props(self, dev):
+        names = qargv._PROPS[dev.group.kind][1]
+        return "".join(f",{names[p]}={v}"
+                       for p, v in qargv._device_props(dev).items())
+
+    def _overrides_of(self, dev):
+        props = qargv._device_props(dev)
+        return [(qemu, "unsigned", str(props[ours]))
+                for ours, qemu in _OVERRIDES[dev.group.kind].items()]
+
+    def blk(self, dev, target):
+        group, index = dev.group, dev.index
+        if self._native(dev.bus, dev.slot) and group.backing != "null":
+            disk = self._disk(group, index, target, "virtio",
+                              {"queues": str(dev.num_queues),
+                               "queue_size": str(dev.queue_size)})
+            self._address(disk, dev.bus, dev.slot)
+            self._override(disk_alias(group, index), self._overrides_of(dev))
+            return
+        self.args += qargv._backing(group, index, self.files,
+                                    self.slices_done)
+        self.args += ["-device", f"virtio-blk-pci,id={disk_alias(group, index)}"
+                      f",bus={bus_id(dev.bus)},addr={dev.slot:#x},"
+                      f"drive={qargv.node_name(group, index)},"
+                      f"serial={qargv.disk_serial(group, index)}"
+                      f"{qargv._share(group)}{self._cmdline_props(dev)}"]
+
+    def scsi(self, dev):
+        group = dev.group
+        alias = controller_alias(group, dev.index)
+        native = self._native(dev.bus, dev.slot)
+        if native:
+            ctrl = ET.SubElement(self.devices, "controller", type="scsi",
+                                 index=str(self.scsi_index),
+                                 model=_model(group))
+            ET.SubElement(ctrl, "driver", queues=str(dev.num_queues))
+            ET.SubElement(ctrl, "alias", name=alias)
+            self._address(ctrl, dev.bus, dev.slot)
+            self._override(alias, self._overrides_of(dev))
+        else:
+            self.args += ["-device", f"virtio-scsi-pci,id={alias},"
+                          f"bus={bus_id(dev.bus)},addr={dev.slot:#x}"
+                          f"{self._cmdline_props(dev)}"]
+        first = dev.index * group.disks_per_controller
+        for target in range(group.targets):
+            for lun in range(group.luns):
+                index = first + target * group.luns + lun
+                name = "sd" + disk_suffix(self.scsi_disk)
+                self.scsi_disk += 1
+                if native and group.backing != "null":
+                    disk = self._disk(group, index, name, "scsi")
+                    ET.SubElement(disk, "address", type="drive",
+                                  controller=str(self.scsi_index), bus="0",
+                                  target=str(target), unit=str(lun))
+                    continue
+                self.args += qargv._backing(group, index, self.files,
+                                            self.slices_done)
+                self.args += ["-device", f"scsi-hd,bus={alias}.0,"
+                              f"scsi-id={target},lun={lun},"
+                              f"drive={qargv.node_name(group, index)},"
+                              f"serial={qargv.disk_serial(group, index)}"
+                              f"{qargv._share(group)}"]
+        if native:
+            self.scsi_index += 1
+
+
+def _results_port(devices, files):
+    ctrl = ET.SubElement(devices, "controller", type="virtio-serial",
+                         index="0", model="virtio-non-transitional",
+                         ports="2", vectors="2")
+    ET.SubElement(ctrl, "address", type="pci", domain="0x0000", bus="0x00",
+                  slot=f"{RESULTS_SLOT:#04x}", function="0x0")
+    serial = ET.SubElement(devices, "serial", type="file")
+    ET.SubElement(serial, "source", path=files.console)
+    ET.SubElement(serial, "target", port="0")
+    channel = ET.SubElement(devices, "channel", type="file")
+    ET.SubElement(channel, "source", path=files.results)
+    ET.SubElement(channel, "target", type="virtio", name=qargv.RESULTS_PORT)
+    ET.SubElement(channel, "address", type="virtio-serial", controller="0",
+                  bus="0", port="1")
+
+
+def build(planned, files, variant, accel="tcg", name=None, label=None):
+    """The <domain> element for one variant of a planned topology.
+
+    label is the "+uid:+gid" QEMU runs as (default: this process's);
+    libvirt relabels nothing, so QEMU reads and writes the run's files
+    with the same rights as when the launcher starts it directly.
+    """
+    topo = planned.topo
+    dom = ET.Element("domain", type="kvm" if accel == "kvm" else "qemu")
+    ET.SubElement(dom, "name").text = name or domain_name(topo, variant)
+    ET.SubElement(dom, "description").text = topo.description
+    ET.SubElement(dom, "memory", unit="MiB").text = str(topo.guest.memory_mib)
+    ET.SubElement(dom, "vcpu").text = str(topo.guest.vcpus)
+    os_el = ET.SubElement(dom, "os")
+    ET.SubElement(os_el, "type", arch="x86_64", machine="pc").text = "hvm"
+    ET.SubElement(os_el, "kernel").text = files.kernel
+    ET.SubElement(os_el, "initrd").text = files.initrd
+    ET.SubElement(os_el, "cmdline").text = qargv.kernel_cmdline(topo)
+    features = ET.SubElement(dom, "features")
+    ET.SubElement(features, "acpi")
+    if accel == "kvm":
+        ET.SubElement(dom, "cpu", mode="host-passthrough")
+    # A guest reboot ends the domain, as -no-reboot ends QEMU.
+    for event in ("on_poweroff", "on_reboot", "on_crash"):
+        ET.SubElement(dom, event).text = "destroy"
+
+    b = _Builder(planned, files)
+    b.devices = ET.SubElement(dom, "devices")
+    # Nothing on PCI that the layout did not place.
+    ET.SubElement(b.devices, "controller", type="usb", model="none")
+    _results_port(b.devices, files)
+    b.args += ["-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off"]
+    b.bridges()
+    names = planned.layout.blk_names()
+    for dev in planned.layout.devices:
+        if dev.group.kind == "virtio_blk":
+            b.blk(dev, names[(dev.group.id, dev.index)])
+        else:
+            b.scsi(dev)
+    ET.SubElement(b.devices, "memballoon", model="none")
+
+    if label is None:
+        label = f"+{os.getuid()}:+{os.getgid()}"
+    seclabel = ET.SubElement(dom, "seclabel", type="static", model="dac",
+                             relabel="no")
+    ET.SubElement(seclabel, "label").text = label
+
+    cmdline = ET.SubElement(dom, _Q + "commandline")
+    for arg in b.args:
+        ET.SubElement(cmdline, _Q + "arg", value=arg)
+    if b.overrides:
+        override = ET.SubElement(dom, _Q + "override")
+        for alias, props in b.overrides:
+            device = ET.SubElement(override, _Q + "device", alias=alias)
+            frontend = ET.SubElement(device, _Q + "frontend")
+            for prop, kind, value in props:
+                ET.SubElement(frontend, _Q + "property", name=prop, type=kind,
+                              value=value)
+    return dom
+
+
+def render(dom):
+    """The element as indented XML text."""
+    ET.indent(dom, "  ")
+    return ET.tostring(dom, encoding="unicode") + "\n"
+
+
+def domain_xml(planned, files, variant, accel="tcg", name=None, label=None):
+    return render(build(planned, files, variant, accel, name, label))
