@@ -55,7 +55,8 @@ run: deps kernel initramfs ## Run TOPOLOGY on both kernel variants and summarise
 
 # Each component's pytest suite runs in its own process; the last line is
 # the sum of every suite, C unit tests included.
-TEST_SUITES := $(wildcard launcher/tests kernel/tests guest-tools/tests bench/tests reports/tests)
+TEST_SUITES := $(patsubst %/,%,$(sort $(dir $(wildcard $(addsuffix /test_*.py, \
+	launcher/tests kernel/tests guest-tools/tests bench/tests reports/tests)))))
 TEST_REPORTS := $(BUILD)/test-reports
 
 test: deps kernel initramfs ## Run the whole test suite (C unit tests, pytest per component incl. boots)
