@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import paths, topology
 from ..errors import (EXIT_INTERRUPTED, Interrupted, TopologyError,
                       UsageError, worst)
+from ..libvirt import domain_xml
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
 from ..run import summary
@@ -20,7 +21,8 @@ from ..run.session import (UNIX_PATH_MAX, Options, kernel_files, now_iso,
 from ..run.signals import interruptible
 
 NAME = "run"
-HELP = ("Boot a topology under QEMU on each kernel variant and collect "
+HELP = ("Boot a topology under QEMU (directly, or through libvirt with "
+        "--backend libvirt) on each kernel variant and collect "
         "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a guest "
         "step failed, 2 usage or invalid topology, 3 QEMU or results channel "
         "failure, 4 timeout or hung guest, 5 kernel panic, 130 interrupted.")
@@ -37,6 +39,13 @@ def add_arguments(parser):
     parser.add_argument("--accel", choices=("auto", "tcg", "kvm"),
                         default="auto", help="auto: KVM only if a short "
                         "probe boot under KVM reaches init (default)")
+    parser.add_argument("--backend", choices=("qemu", "libvirt"),
+                        default="qemu", help="start QEMU directly (default) "
+                        "or as a transient libvirt domain")
+    parser.add_argument("--libvirt-uri", metavar="URI",
+                        default="qemu:///system", help="libvirt connection "
+                        "for --backend libvirt (default: qemu:///system, "
+                        "started if not running)")
     parser.add_argument("--show-command", action="store_true",
                         help="print the QEMU command line, then run it")
     parser.add_argument("--dry-run", action="store_true",
@@ -76,10 +85,27 @@ def _dry_run(planned, variants, args, qemu):
             initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
             qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
             disks=f"{rundir}/disks")
-        argv = qargv.build_argv(planned, files, variant, requested, qemu)
         print(f"# {variant}")
+        if args.backend == "libvirt":
+            # libvirt wants absolute paths.
+            files = qargv.RunFiles(**{k: v.replace(rundir, "/" + rundir)
+                                      for k, v in vars(files).items()})
+            print(domain_xml.domain_xml(planned, files, variant, requested),
+                  end="")
+            continue
+        argv = qargv.build_argv(planned, files, variant, requested, qemu)
         print(qargv.shell_command(argv))
     return 0
+
+
+def _libvirt_ready(uri):
+    """python3-libvirt importable and a libvirtd serving uri (started if
+    it is the local system daemon), before anything else starts."""
+    from ..libvirt import daemon, domain
+    if domain.libvirt is None:
+        raise UsageError("--backend libvirt: python3-libvirt is not "
+                         "installed (apt-get install python3-libvirt)")
+    daemon.ensure(uri)
 
 
 def _host_cpu():
@@ -141,6 +167,8 @@ def main(args):
     if run_dir.exists():
         raise UsageError(f"{paths.display(run_dir)}: exists; choose another "
                          "--run-id")
+    if args.backend == "libvirt":
+        _libvirt_ready(args.libvirt_uri)
     version = accel_mod.qemu_version(qemu)
     progress = Progress(enabled=not args.quiet)
     status = EXIT_INTERRUPTED
@@ -155,7 +183,8 @@ def main(args):
                 planned = topology.prepare(args.topology, accel="kvm")
             _raise_fd_limit(planned.resources.fds)
             opts = Options(qemu, accel, version, _host_cpu(),
-                           args.show_command, progress)
+                           args.show_command, progress, args.backend,
+                           args.libvirt_uri)
             for variant in variants:
                 outcomes.append(run_variant(planned, variant, run_id,
                                             run_dir / variant, opts))

@@ -14,7 +14,7 @@ import time
 
 from ..errors import UsageError
 from ..qemu.machine import LaunchError
-from . import daemon
+from . import daemon, domain_xml
 
 try:
     import libvirt
@@ -288,3 +288,14 @@ class Domain:
         self.shutdown(hard=True)
         return False
 
+
+
+def for_run(planned, files, variant, accel, uri, tmpdir):
+    """A configured Domain for one run; its name ends like the run's
+    temporary directory, so that concurrent runs do not collide."""
+    suffix = os.path.basename(tmpdir.rstrip("/")).rsplit("-", 1)[-1]
+    name = domain_xml.domain_name(planned.topo, variant, suffix)
+    domain = Domain(uri)
+    domain.configure(domain_xml.domain_xml(planned, files, variant, accel,
+                                           name), name)
+    return domain

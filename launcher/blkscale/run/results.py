@@ -145,6 +145,7 @@ def build(ctx, stream):
         },
         "host": {
             "qemu_version": ctx.qemu_version, "accelerator": ctx.accel,
+            "backend": ctx.backend,
             "cpu_model": ctx.host_cpu, "host_cpus": os.cpu_count(),
             "vcpus": topo.guest.vcpus, "memory_mib": topo.guest.memory_mib,
             "command": ctx.argv,

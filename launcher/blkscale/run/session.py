@@ -48,6 +48,8 @@ class Options:
     host_cpu: str
     show_command: bool = False
     progress: object = None
+    backend: str = "qemu"               # or "libvirt"
+    libvirt_uri: str = "qemu:///system"
 
 
 @dataclass
@@ -69,6 +71,7 @@ class Context:
     wall_to_init_s: float = None
     wall_to_census_s: float = None
     peak_rss_kib: int = 0
+    backend: str = "qemu"
     warnings: list = field(default_factory=list)
     fio_disk_map: dict = field(default_factory=dict)
 
@@ -231,12 +234,20 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)
         ctx.argv = qargv.build_argv(planned, files, variant, opts.accel,
                                     opts.qemu)
+        ctx.backend = opts.backend
+        if opts.backend == "libvirt":
+            from ..libvirt.domain import for_run
+            machine = for_run(planned, files, variant, opts.accel,
+                              opts.libvirt_uri, tmp)
+            shown = machine.xml.rstrip("\n")
+        else:
+            machine = Machine(os.path.join(tmp, "qemu.log"))
+            machine.configure(ctx.argv, files.qmp)
+            shown = qargv.shell_command(ctx.argv)
         if opts.show_command:
             if opts.progress:
                 opts.progress.end()
-            print(qargv.shell_command(ctx.argv), flush=True)
-        machine = Machine(os.path.join(tmp, "qemu.log"))
-        machine.configure(ctx.argv, files.qmp)
+            print(shown, flush=True)
         parser = ResultsParser()
         t0 = time.monotonic()
         try:
@@ -249,6 +260,8 @@ def run_variant(planned, variant, run_id, out_dir, opts):
 
                 tick()
                 ctx.qemu_start_s = machine.launch(topo.timeouts.boot_s, tick)
+                # libvirt's own QEMU command line, as it ran.
+                ctx.argv = machine.argv
                 stream = _watch(machine, files, topo.timeouts, watcher, parser,
                                 ctx, opts, label)
                 ctx.peak_rss_kib = machine.sample_rss()

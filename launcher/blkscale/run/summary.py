@@ -56,7 +56,7 @@ def report(doc, outcomes, summary_path):
         else:
             disks = f"disks -/{o.expected['total']}"
         boot = o.boot or {}
-        out.append(f"  {o.variant:<8} {o.kind:<13} {disks:<14} "
+        out.append(f"  {o.variant:<8} {o.kind:<14} {disks:<16} "
                    f"qemu {_seconds(boot.get('qemu_start_s'))}, "
                    f"init {_seconds(boot.get('kernel_to_init_s'))}, "
                    f"census {_seconds(boot.get('census_complete_s'))}")
