@@ -8,6 +8,7 @@ be accepted by libvirt's test driver, and it must place every device
 where the QEMU command line places it.
 """
 
+import json
 import os
 import re
 import shlex
@@ -183,7 +184,8 @@ def xml_places(root):
     for opt, value in zip(args, args[1:]):
         if opt != "-device":
             continue
-        driver, props = _kv(value)
+        props = json.loads(value)
+        driver = props["driver"]
         key = props.get("serial") or props.get("id")
         if driver == "scsi-hd":
             places[key] = (props["bus"][:-2], int(props["scsi-id"]),
@@ -296,8 +298,9 @@ def test_file_disk_at_bridge_slot_0_goes_to_command_line(tmp_path):
     zero = qargv.disk_serial(at_zero[0].group, at_zero[0].index)
     assert zero not in serials
     args = [a.get("value") for a in root.iter(Q + "arg")]
-    device = next(a for a in args if f"serial={zero}" in a)
-    assert f"bus=ua-{at_zero[0].bus.qemu_id},addr=0x0," in device
+    device = next(json.loads(a) for a in args if f'"serial":"{zero}"' in a)
+    assert (device["bus"], device["addr"]) == (
+        f"ua-{at_zero[0].bus.qemu_id}", "0x0")
     assert f"driver=file,node-name=d-{zero}," in " ".join(args)
     shpc = [p for p in root.iter(Q + "property") if p.get("name") == "shpc"]
     assert [p.get("value") for p in shpc] == ["false"]

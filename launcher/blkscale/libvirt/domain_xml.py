@@ -18,10 +18,15 @@ namespace:
   override can only change properties of devices libvirt creates; it
   cannot add a device or a block backend, hence the command line above.
 
+Command-line devices are JSON: QEMU 7.2 creates every key=value -device
+before any JSON one, and libvirt's own devices (the buses ours plug into)
+are JSON.  Blockdevs all exist before any device, so they stay key=value.
+
 ElementTree escapes every attribute value and text, so names taken from
 topology files can never add elements.
 """
 
+import json
 import os
 import xml.etree.ElementTree as ET
 
@@ -55,6 +60,12 @@ def controller_alias(group, index):
 
 def disk_alias(group, index):
     return "ua-" + qargv.node_name(group, index)
+
+
+def _device(driver, **props):
+    """A JSON -device argument (property names as QEMU spells them)."""
+    return ["-device", json.dumps(dict(driver=driver, **props),
+                                  separators=(",", ":"))]
 
 
 def _model(group):
@@ -106,9 +117,10 @@ class _Builder:
         self._plan_buses()
         for bus in self.layout.bridges:
             if id(bus) not in self.bus_index:
-                self.args += ["-device", f"pci-bridge,id={bus_id(bus)},"
-                              f"bus={bus_id(bus.parent)},addr={bus.slot:#x},"
-                              f"chassis_nr={bus.chassis},shpc=off"]
+                self.args += _device("pci-bridge", id=bus_id(bus),
+                                     bus=bus_id(bus.parent),
+                                     addr=f"{bus.slot:#x}",
+                                     chassis_nr=bus.chassis, shpc=False)
                 continue
             ctrl = ET.SubElement(self.devices, "controller", type="pci",
                                  index=str(self.bus_index[id(bus)]),
@@ -149,8 +161,14 @@ class _Builder:
 
     def _cmdline_props(self, dev):
         names = qargv._PROPS[dev.group.kind][1]
-        return "".join(f",{names[p]}={v}"
-                       for p, v in qargv._device_props(dev).items())
+        return {names[p]: v for p, v in qargv._device_props(dev).items()}
+
+    def _disk_props(self, group, index):
+        props = {"drive": qargv.node_name(group, index),
+                 "serial": qargv.disk_serial(group, index)}
+        if group.backing == "slice":
+            props["share-rw"] = True
+        return props
 
     def _overrides_of(self, dev):
         props = qargv._device_props(dev)
@@ -168,11 +186,10 @@ class _Builder:
             return
         self.args += qargv._backing(group, index, self.files,
                                     self.slices_done)
-        self.args += ["-device", f"virtio-blk-pci,id={disk_alias(group, index)}"
-                      f",bus={bus_id(dev.bus)},addr={dev.slot:#x},"
-                      f"drive={qargv.node_name(group, index)},"
-                      f"serial={qargv.disk_serial(group, index)}"
-                      f"{qargv._share(group)}{self._cmdline_props(dev)}"]
+        self.args += _device("virtio-blk-pci", id=disk_alias(group, index),
+                             bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
+                             **self._disk_props(group, index),
+                             **self._cmdline_props(dev))
 
     def scsi(self, dev):
         group = dev.group
@@ -187,9 +204,9 @@ class _Builder:
             self._address(ctrl, dev.bus, dev.slot)
             self._override(alias, self._overrides_of(dev))
         else:
-            self.args += ["-device", f"virtio-scsi-pci,id={alias},"
-                          f"bus={bus_id(dev.bus)},addr={dev.slot:#x}"
-                          f"{self._cmdline_props(dev)}"]
+            self.args += _device("virtio-scsi-pci", id=alias,
+                                 bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
+                                 **self._cmdline_props(dev))
         first = dev.index * group.disks_per_controller
         for target in range(group.targets):
             for lun in range(group.luns):
@@ -204,11 +221,9 @@ class _Builder:
                     continue
                 self.args += qargv._backing(group, index, self.files,
                                             self.slices_done)
-                self.args += ["-device", f"scsi-hd,bus={alias}.0,"
-                              f"scsi-id={target},lun={lun},"
-                              f"drive={qargv.node_name(group, index)},"
-                              f"serial={qargv.disk_serial(group, index)}"
-                              f"{qargv._share(group)}"]
+                self.args += _device("scsi-hd", bus=f"{alias}.0",
+                                     **{"scsi-id": target, "lun": lun},
+                                     **self._disk_props(group, index))
         if native:
             self.scsi_index += 1
 

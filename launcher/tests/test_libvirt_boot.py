@@ -1,0 +1,137 @@
+"""Real boots through libvirtd: ci-small, and the domain gone on every exit.
+
+They need python3-libvirt, libvirtd (started here if it is not running,
+which needs root) and build/kernel/out/patched/bzImage with
+build/initramfs/patched.cpio (make kernel initramfs); they skip without.
+One variant only: the QEMU backend's boot tests cover both kernels, these
+cover the backend.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from launchertest import BLKSCALE, REPO, all_files, run_cli
+
+from blkscale import paths
+from blkscale.libvirt import daemon
+
+VARIANT = "patched"
+
+
+@pytest.fixture(scope="module")
+def conn():
+    libvirt = pytest.importorskip("libvirt")
+    for path in (paths.kernel_dir(VARIANT) / "bzImage",
+                 paths.initramfs(VARIANT)):
+        if not path.is_file():
+            pytest.skip(f"not built: {path} (make kernel initramfs)")
+    running = daemon.accepts(daemon.LIBVIRTD_SOCKET)
+    if not running and os.geteuid() != 0:
+        pytest.skip("libvirtd not running and only root can start it")
+    try:
+        daemon.ensure(daemon.SYSTEM_URI)
+    except Exception as e:      # not installed: a missing requirement
+        pytest.skip(f"cannot start libvirtd: {e}")
+    libvirt.registerErrorHandler(lambda _c, _e: None, None)
+    c = libvirt.open(daemon.SYSTEM_URI)
+    yield c
+    c.close()
+
+
+def blkscale_domains(conn, topo):
+    """Names of defined or running domains of this topology."""
+    return {d.name() for d in conn.listAllDomains()
+            if d.name().startswith(f"blkscale-{topo}-")}
+
+
+def wait_for(predicate, timeout, step=0.2):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(step)
+    return predicate()
+
+
+def test_ci_small_through_libvirt(conn, tmp_path):
+    before = blkscale_domains(conn, "ci-small")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    out = run_cli("run", "topologies/ci-small.toml", "--backend", "libvirt",
+                  "--variant", VARIANT, "--accel", "tcg", "--run-id", "lv",
+                  "--results-dir", results, "--quiet",
+                  env={"TMPDIR": str(tmp)}, timeout=1800)
+    assert blkscale_domains(conn, "ci-small") == before, "domain left"
+    assert all_files(tmp) == [], "temporary files left behind"
+    doc_path = results / "lv" / VARIANT / "results.json"
+    assert doc_path.exists(), out.stdout + out.stderr
+    doc = json.loads(doc_path.read_text())
+    failed = [f"{s['name']}: {s['message']}" for s in doc["steps"]
+              if s["verdict"] != "ok"]
+    assert out.returncode == 0, f"failed steps: {failed}\n{out.stdout}"
+    release = (paths.kernel_dir(VARIANT) / "release").read_text().strip()
+    assert doc["kernel"] == {"variant": VARIANT, "release": release,
+                             "guest_release": release}
+    assert doc["disks"]["found"]["total"] == 104
+    assert [s["name"] for s in doc["steps"]] == [
+        "census", "majors", "procdevices", "fio", "lvm", "devtaudit",
+        "selftest"]
+    assert (doc["fio"]["disks"], doc["fio"]["ok"]) == (4, 4)
+    assert doc["fio"]["verify"] is True
+    assert doc["boot"]["qemu_start_s"] > 0
+    assert doc["boot"]["census_complete_s"] >= doc["boot"][
+        "kernel_to_init_s"] > 0
+    assert doc["memory"]["qemu_peak_rss_kib"] > 0
+    assert doc["warnings"] == []
+    host = doc["host"]
+    assert host["backend"] == "libvirt"
+    # The command libvirt ran: every disk a -blockdev, none a -drive.
+    assert host["command"][0].endswith("qemu-system-x86_64")
+    assert "-drive" not in host["command"]
+    assert host["command"].count("-blockdev") >= 104
+    assert (results / "lv" / VARIANT / "console.log").stat().st_size > 0
+
+
+def _start_smoke(tmp_path, **popen):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    env = dict(os.environ, TMPDIR=str(tmp))
+    proc = subprocess.Popen(
+        [str(BLKSCALE), "run", "topologies/smoke.toml", "--backend",
+         "libvirt", "--variant", VARIANT, "--accel", "tcg", "--run-id", "x",
+         "--results-dir", str(tmp_path / "results"), "--quiet"],
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        text=True, **popen)
+    return proc, tmp
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+def test_domain_destroyed_when_the_launcher_stops(conn, tmp_path, sig):
+    """SIGINT: the launcher destroys the domain and exits 130.  SIGKILL:
+    nothing of ours runs, libvirtd destroys the auto-destroy domain when
+    the connection drops."""
+    before = blkscale_domains(conn, "smoke")
+    proc, tmp = _start_smoke(tmp_path)
+    try:
+        started = wait_for(lambda: blkscale_domains(conn, "smoke") - before,
+                           120)
+        assert started, "the domain never appeared"
+        os.kill(proc.pid, sig)
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    if sig == signal.SIGINT:
+        assert proc.returncode == 130, proc.stderr.read()
+        assert all_files(tmp) == [], "temporary files left behind"
+    gone = wait_for(lambda: not (blkscale_domains(conn, "smoke") - before),
+                    30)
+    assert gone, f"left running: {blkscale_domains(conn, 'smoke') - before}"
