@@ -45,7 +45,7 @@ static const struct opt options[] = {
 	OPT_NUM("calls", 'n', &cfg.calls, "N",
 		"stop after N fuzzed ioctls (0: no limit)", 0, 1000000000),
 	OPT_NUM("duration-s", 'd', &cfg.duration_s, "S",
-		"stop after S seconds (0: no limit); the first limit reached ends the run",
+		"stop after S seconds (0: no limit); both limits are checked between epochs of --check-every operations",
 		0, 7 * 86400),
 	OPT_NUM("seed", 's', &cfg.seed, "N",
 		"random seed (0: from the clock; the one used is reported)",
@@ -215,7 +215,7 @@ static double fuzz(struct run *run, struct worker *w, struct outcome *o,
 		   int probe_fd)
 {
 	FILE *out = cfg.progress ? fopen(cfg.progress, "w") : NULL;
-	uint64_t t0 = now_ns(), last = t0, calls;
+	uint64_t t0 = now_ns(), last = t0, calls, shown = 0;
 	double elapsed;
 	unsigned int i;
 
@@ -232,13 +232,15 @@ static double fuzz(struct run *run, struct worker *w, struct outcome *o,
 		o->checkpoints++;
 		if (now_ns() - last >= 10000000000ull) {
 			last = now_ns();
+			shown = run->calls;
 			progress(run, out, (double)(last - t0) / 1e9);
 		}
 	}
 	for (i = 0; i < run->threads; i++)
 		pthread_join(w[i].thread, NULL);
 	elapsed = (double)(now_ns() - t0) / 1e9;
-	progress(run, out, elapsed);
+	if (run->calls != shown || !shown)	/* not the same line twice */
+		progress(run, out, elapsed);
 	if (out)
 		fclose(out);
 	return elapsed;
