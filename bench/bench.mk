@@ -19,8 +19,14 @@ bench_overrides = \
 bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS) into results/, print figures and ratios
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
 
-nightly: deps kernel initramfs ## Stress sweep judged against bench/baselines; JUnit XML, non-zero on regression
-	$(Q)./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides)
+# The nightly also fuzzes the helper module on the debug kernel (lockdep,
+# DEBUG_LIST, SLUB debugging, kmemleak): too slow under TCG for make test.
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio ## Stress sweep judged against bench/baselines, debug-kernel fuzzing; JUnit XML, non-zero on regression
+	$(Q)status=0; \
+	./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || status=$$?; \
+	BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
+		guest-tools/tests/test_fuzz_debug.py || status=1; \
+	exit $$status
 
 baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>
 	$(Q)test -n "$(RUN)" || { echo "baseline: set RUN=results/<run> (a complete nightly sweep)" >&2; exit 2; }
