@@ -115,3 +115,21 @@ def test_qemu_driver_refuses_what_the_layout_avoids(system_conn):
     assert bad != text
     with pytest.raises(libvirt.libvirtError, match="slot must be >= 1"):
         system_conn.domainXMLToNative("qemu-argv", bad)
+
+
+def test_too_long_a_libvirt_command_line_is_refused(system_conn, tmp_path):
+    """4000 slice-backed disks fit the QEMU backend's command line but not
+    libvirt's; the run is refused with the field to change."""
+    from blkscale.errors import TopologyError
+    from blkscale.libvirt.domain import check_command_line
+    text = (HERE.parents[1] / "topologies" / "oracle-4000.toml").read_text()
+    path = tmp_path / "oracle-slice.toml"
+    path.write_text(text.replace('backing = "null"', 'backing = "slice"')
+                    .replace("size_mib = 1024", "size_mib = 64"))
+    planned = topology.prepare(path)
+    with pytest.raises(TopologyError, match=r"virtio_scsi\[0\]\.luns: "
+                       "through libvirt the QEMU command line would be"):
+        check_command_line(planned, daemon.SYSTEM_URI)
+    check_command_line(topology.prepare(HERE.parents[1] / "topologies" /
+                                        "oracle-4000.toml"),
+                       daemon.SYSTEM_URI)

@@ -98,14 +98,16 @@ def _dry_run(planned, variants, args, qemu):
     return 0
 
 
-def _libvirt_ready(uri):
-    """python3-libvirt importable and a libvirtd serving uri (started if
-    it is the local system daemon), before anything else starts."""
+def _libvirt_ready(uri, planned):
+    """python3-libvirt importable, a libvirtd serving uri (started if it is
+    the local system daemon) and a command line libvirt can run, before
+    anything else starts."""
     from ..libvirt import daemon, domain
     if domain.libvirt is None:
         raise UsageError("--backend libvirt: python3-libvirt is not "
                          "installed (apt-get install python3-libvirt)")
     daemon.ensure(uri)
+    domain.check_command_line(planned, uri)
 
 
 def _host_cpu():
@@ -168,7 +170,7 @@ def main(args):
         raise UsageError(f"{paths.display(run_dir)}: exists; choose another "
                          "--run-id")
     if args.backend == "libvirt":
-        _libvirt_ready(args.libvirt_uri)
+        _libvirt_ready(args.libvirt_uri, planned)
     version = accel_mod.qemu_version(qemu)
     progress = Progress(enabled=not args.quiet)
     status = EXIT_INTERRUPTED

@@ -12,7 +12,8 @@ import shlex
 import threading
 import time
 
-from ..errors import UsageError
+from .. import topology
+from ..errors import TopologyError, UsageError
 from ..qemu.machine import LaunchError
 from . import daemon, domain_xml
 
@@ -299,3 +300,39 @@ def for_run(planned, files, variant, accel, uri, tmpdir):
     domain.configure(domain_xml.domain_xml(planned, files, variant, accel,
                                            name), name)
     return domain
+
+
+def check_command_line(planned, uri):
+    """Refuse a topology whose QEMU command line, as libvirt would write
+    it, passes ARG_MAX.
+
+    libvirt spells each of its own disks as two JSON -blockdev and a JSON
+    -device, about 600 bytes against our 200 (measured: 4000 slice-backed
+    SCSI disks are 2.4 MB, over the 2 MB limit, while 4000 null ones are
+    0.8 MB).  libvirt's answer to an over-long command is only "Argument
+    list too long", so ask it for the command first.
+    """
+    if libvirt is None:
+        return
+    files = topology.sample_files()
+    text = domain_xml.domain_xml(planned, files, "patched")
+    conn = libvirt.open(uri)
+    try:
+        argv = conn.domainXMLToNative("qemu-argv", text)
+    except libvirt.libvirtError as e:
+        raise LaunchError(f"{uri}: cannot check the domain's command line: "
+                          f"{e.get_error_message()}") from None
+    finally:
+        conn.close()
+    # Each word also costs its NUL (the space here) and a pointer.
+    size = len(argv.encode()) + 8 * (argv.count(" ") + 1)
+    limit = topology.arg_max()
+    if size > limit:
+        topo = planned.topo
+        group = max(topo.pci_groups, key=lambda g: g.disks)
+        what = "count" if group.kind == "virtio_blk" else "luns"
+        raise TopologyError(topo.path, f"{group.field}.{what}", "through "
+                            f"libvirt the QEMU command line would be "
+                            f"{size // 1024} KiB; ARG_MAX leaves "
+                            f"{limit // 1024} KiB (file-backed disks cost "
+                            "about 600 bytes each there; null ones 200)")

@@ -21,6 +21,10 @@ namespace:
 Command-line devices are JSON: QEMU 7.2 creates every key=value -device
 before any JSON one, and libvirt's own devices (the buses ours plug into)
 are JSON.  Blockdevs all exist before any device, so they stay key=value.
+As in qemu/argv.py, the most common property values of command-line
+devices go into -global, which keeps 7934 of them under ARG_MAX; it does
+not touch libvirt's devices, whose QEMU types are the -transitional and
+-non-transitional ones.
 
 ElementTree escapes every attribute value and text, so names taken from
 topology files can never add elements.
@@ -87,6 +91,7 @@ class _Builder:
         self.slices_done = set()
         self.scsi_index = 0
         self.scsi_disk = 0
+        self.defaults = {}          # (kind, prop) -> value, from -global
 
     # -- placement ---------------------------------------------------------
 
@@ -159,9 +164,23 @@ class _Builder:
         ET.SubElement(disk, "alias", name=disk_alias(group, index))
         return disk
 
+    def _on_cmdline(self, dev):
+        if dev.group.kind == "virtio_blk" and dev.group.backing == "null":
+            return True
+        return not self._native(dev.bus, dev.slot)
+
+    def globals(self):
+        """-global for the command-line devices' most common values."""
+        self.defaults = qargv._globals(
+            [d for d in self.layout.devices if self._on_cmdline(d)])
+        for (kind, prop), value in self.defaults.items():
+            qtype, names = qargv._PROPS[kind]
+            self.args += ["-global", f"{qtype}.{names[prop]}={value}"]
+
     def _cmdline_props(self, dev):
         names = qargv._PROPS[dev.group.kind][1]
-        return {names[p]: v for p, v in qargv._device_props(dev).items()}
+        return {names[p]: v for p, v in qargv._device_props(dev).items()
+                if self.defaults[(dev.group.kind, p)] != v}
 
     def _disk_props(self, group, index):
         props = {"drive": qargv.node_name(group, index),
@@ -186,8 +205,7 @@ class _Builder:
             return
         self.args += qargv._backing(group, index, self.files,
                                     self.slices_done)
-        self.args += _device("virtio-blk-pci", id=disk_alias(group, index),
-                             bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
+        self.args += _device("virtio-blk-pci", bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
                              **self._disk_props(group, index),
                              **self._cmdline_props(dev))
 
@@ -277,6 +295,7 @@ def build(planned, files, variant, accel="tcg", name=None, label=None):
     _results_port(b.devices, files)
     b.args += ["-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off"]
     b.bridges()
+    b.globals()
     names = planned.layout.blk_names()
     for dev in planned.layout.devices:
         if dev.group.kind == "virtio_blk":
