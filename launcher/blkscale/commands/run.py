@@ -58,6 +58,11 @@ def add_arguments(parser):
                              "topology name)")
     parser.add_argument("--results-dir", metavar="DIR",
                         help="where runs go (default: results/)")
+    parser.add_argument("--profile", nargs="?", type=float, const=0.2,
+                        default=None, metavar="SECONDS",
+                        help="sample the guest kernel's vCPUs over QMP every "
+                             "SECONDS (default 0.2) and write profile.txt "
+                             "and profile.json per variant (QEMU backend)")
     parser.add_argument("--quiet", action="store_true",
                         help="no live progress line")
 
@@ -169,6 +174,15 @@ def main(args):
     if run_dir.exists():
         raise UsageError(f"{paths.display(run_dir)}: exists; choose another "
                          "--run-id")
+    if args.profile is not None and args.backend == "libvirt":
+        raise UsageError("--profile: needs the QEMU backend (its QMP monitor)")
+    if args.profile is not None and not 0.05 <= args.profile <= 60:
+        raise UsageError(f"--profile: {args.profile:g}: use 0.05 to 60 "
+                         "seconds")
+    for v in variants if args.profile is not None else ():
+        if not (paths.kernel_dir(v) / "System.map").is_file():
+            raise UsageError(f"{paths.display(paths.kernel_dir(v))}/System.map"
+                             ": missing (make kernel); --profile needs it")
     if args.backend == "libvirt":
         _libvirt_ready(args.libvirt_uri, planned)
     version = accel_mod.qemu_version(qemu)
@@ -186,7 +200,7 @@ def main(args):
             _raise_fd_limit(planned.resources.fds)
             opts = Options(qemu, accel, version, _host_cpu(),
                            args.show_command, progress, args.backend,
-                           args.libvirt_uri)
+                           args.libvirt_uri, args.profile or 0.0)
             for variant in variants:
                 outcomes.append(run_variant(planned, variant, run_id,
                                             run_dir / variant, opts))

@@ -167,6 +167,17 @@ class Machine:
         self.qemu_start_s = time.monotonic() - self.spawned_at
         return self.qemu_start_s
 
+    def hmp(self, command, cpu_index=None):
+        """A human monitor command over QMP (the profiler's register reads)."""
+        if self._qmp is None:
+            raise QmpError("QMP is not connected")
+        args = {"command-line": command}
+        if cpu_index is not None:
+            args["cpu-index"] = cpu_index
+        return self._qmp.command("human-monitor-command",
+                                 deadline=time.monotonic() + 5,
+                                 alive=self.is_running, **args)
+
     def sample_rss(self):
         """Peak resident memory of QEMU so far (VmHWM), KiB."""
         if not self.is_running():

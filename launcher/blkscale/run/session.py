@@ -22,6 +22,8 @@ from ..guest import cpio, planfiles
 from ..guest.channel import ChannelError, ResultsParser
 from ..guest.console import ConsoleWatcher
 from ..qemu import argv as qargv
+from ..qemu import profiler as profiler_mod
+from ..qemu.profiler import GuestProfiler
 from ..qemu.machine import (ChannelBroken, GuestHang, GuestPanic,
                             GuestTimeout, Machine, MachineError, QemuDied)
 from . import results as results_mod
@@ -50,6 +52,7 @@ class Options:
     progress: object = None
     backend: str = "qemu"               # or "libvirt"
     libvirt_uri: str = "qemu:///system"
+    profile_s: float = 0.0              # guest profiler interval, 0: off
 
 
 @dataclass
@@ -74,6 +77,7 @@ class Context:
     backend: str = "qemu"
     warnings: list = field(default_factory=list)
     fio_disk_map: dict = field(default_factory=dict)
+    profiler: object = None
 
 
 @dataclass
@@ -179,10 +183,13 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
                                 machine.argv, watcher.tail())
             phase = parser.phase or ("kernel" if not watcher.reached_init
                                      else "init")
+            if ctx.profiler is not None and ctx.profiler.due(elapsed):
+                ctx.profiler.sample(machine.hmp, elapsed, phase)
             if opts.progress:
                 opts.progress.update(label, phase, watcher.disks, expected,
                                      elapsed)
-            time.sleep(POLL_S)
+            time.sleep(POLL_S if ctx.profiler is None
+                       else min(POLL_S, ctx.profiler.interval_s))
     if watcher.panic:
         raise GuestPanic(f"kernel panic: {watcher.panic}", machine.argv,
                          watcher.tail())
@@ -235,6 +242,9 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         ctx.argv = qargv.build_argv(planned, files, variant, opts.accel,
                                     opts.qemu)
         ctx.backend = opts.backend
+        if opts.profile_s:
+            ctx.profiler = GuestProfiler(paths.kernel_dir(variant) /
+                                         "System.map", opts.profile_s)
         if opts.backend == "libvirt":
             from ..libvirt.domain import for_run
             machine = for_run(planned, files, variant, opts.accel,
@@ -273,6 +283,8 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         os.makedirs(out_dir, exist_ok=True)
         console_kept = os.path.join(out_dir, "console.log")
         shutil.copyfile(files.console, console_kept)
+        if ctx.profiler is not None:
+            profiler_mod.write(ctx.profiler, out_dir)
         doc = results_mod.build(ctx, stream)
         found = doc["disks"]["found"]
         status, kind, message = EXIT_OK, "ok", "ok"

@@ -1,0 +1,48 @@
+"""--profile on a real boot: the guest's vCPUs sampled over QMP resolve to
+kernel functions, and bad uses are refused before anything starts."""
+
+import json
+
+import pytest
+
+from blkscale import paths
+from launchertest import all_files, run_cli
+
+
+def test_profile_smoke(tmp_path):
+    variant = "stock"
+    needed = [paths.kernel_dir(variant) / "bzImage",
+              paths.kernel_dir(variant) / "System.map",
+              paths.initramfs(variant)]
+    if not all(p.is_file() for p in needed):
+        pytest.skip("not built (make kernel initramfs)")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    out = run_cli("run", "topologies/smoke.toml", "--variant", variant,
+                  "--accel", "tcg", "--run-id", "prof", "--results-dir",
+                  tmp_path / "results", "--quiet", "--profile", "0.1",
+                  env={"TMPDIR": str(tmp)}, timeout=900)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert all_files(tmp) == []
+    vdir = tmp_path / "results" / "prof" / variant
+    doc = json.loads((vdir / "profile.json").read_text())
+    assert doc["samples"] > 0 and doc["sample_errors"] == 0
+    assert doc["states"].get("kernel", 0) > 0
+    # Whatever the guest was doing, it was in functions of System.map.
+    symbols = {line.split()[2] for line in
+               (paths.kernel_dir(variant) / "System.map").open()}
+    assert doc["self"] and all(r["symbol"] in symbols for r in doc["self"])
+    assert "self (RIP in):" in (vdir / "profile.txt").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--profile", "0"], "--profile: 0: use 0.05 to 60 seconds"),
+    (["--profile", "0.2", "--backend", "libvirt"],
+     "--profile: needs the QEMU backend (its QMP monitor)"),
+])
+def test_profile_refused(args, message, fake_env, tmp_path):
+    out = run_cli("run", "topologies/smoke.toml", "--accel", "tcg",
+                  "--results-dir", tmp_path / "results", *args, env=fake_env)
+    assert out.returncode == 2
+    assert out.stderr.strip().endswith(message), out.stderr
+    assert not (tmp_path / "results").exists()

@@ -1,0 +1,100 @@
+"""The guest profiler's parsing and report, on monitor output as QEMU 7.2
+prints it."""
+
+from blkscale.qemu.profiler import (GuestProfiler, SymbolMap, parse_registers,
+                                    render_text, stack_words)
+
+SYSTEM_MAP = """\
+ffffffff81000000 T _text
+ffffffff81001000 T do_one_initcall
+ffffffff81002000 t acpi_ps_parse_loop
+ffffffff81003000 T pci_conf1_read
+ffffffff81004000 T default_idle
+ffffffff81600100 T _etext
+ffffffff82000000 D some_data
+ffffffff82800000 T _sinittext
+ffffffff82800100 t virtio_pci_driver_init
+ffffffff82801000 T _einittext
+"""
+
+REGS = """\
+CPU#0
+RAX=0000000000000000 RBX=ffff888003e1c000 RCX=0000000000000000 RDX=0000000000000000
+RSI=0000000000000000 RDI=0000000000000000 RBP=ffffc90000013c30 RSP=ffffc90000013c00
+RIP=ffffffff81003010 RFL=00000246 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=0
+CPU#1
+RAX=0000000000000000 RBX=0000000000000000 RCX=0000000000000000 RDX=0000000000000000
+RSI=0000000000000000 RDI=0000000000000000 RBP=0000000000000000 RSP=ffffc9000007bef0
+RIP=ffffffff81004002 RFL=00000246 [---Z-P-] CPL=0 II=0 A20=1 SMM=0 HLT=1
+"""
+
+STACK = """\
+ffffc90000013c00: 0xffffffff81002044 0x0000000000000000
+ffffc90000013c10: 0xffffffff82000010 0xffffffff82800140
+ffffc90000013c20: 0xffffffff81002044 0x00007ffd12345678
+"""
+
+
+def _profiler(tmp_path, interval=0.5):
+    path = tmp_path / "System.map"
+    path.write_text(SYSTEM_MAP)
+    return GuestProfiler(path, interval)
+
+
+def test_symbols(tmp_path):
+    (tmp_path / "System.map").write_text(SYSTEM_MAP)
+    symbols = SymbolMap(tmp_path / "System.map")
+    assert symbols.name(0xffffffff81003010) == "pci_conf1_read"
+    assert symbols.name(0xffffffff82800140) == "virtio_pci_driver_init"
+    assert symbols.name(0xffffffff82000010) is None     # data after _etext
+    assert symbols.name(0xffffffffa0000000) is None     # module text
+    assert symbols.name(0x00007ffd12345678) is None
+
+
+def test_parse_registers():
+    assert parse_registers(REGS) == [
+        (0, 0xffffffff81003010, 0xffffc90000013c00, 0, False),
+        (1, 0xffffffff81004002, 0xffffc9000007bef0, 0, True)]
+
+
+def test_stack_words_drop_the_address_column():
+    assert stack_words(STACK) == [0xffffffff81002044, 0, 0xffffffff82000010,
+                                  0xffffffff82800140, 0xffffffff81002044,
+                                  0x00007ffd12345678]
+
+
+def test_samples_and_report(tmp_path):
+    prof = _profiler(tmp_path)
+    asked = []
+
+    def hmp(command, cpu):
+        asked.append((command, cpu))
+        return REGS if command.startswith("info registers") else STACK
+
+    assert prof.due(0.0)
+    prof.sample(hmp, 0.0, "kernel")
+    assert not prof.due(0.3) and prof.due(0.5)
+    prof.sample(hmp, 0.6, "init")
+    # Only the busy vCPU's stack is read, on that vCPU.
+    assert asked[1] == ("x /48gx 0xffffc90000013c00", 0)
+    doc = prof.summary()
+    assert doc["states"] == {"kernel": 2, "idle": 2}
+    assert doc["self"] == [{"symbol": "pci_conf1_read", "samples": 2}]
+    inclusive = {r["symbol"]: r["samples"] for r in doc["inclusive"]}
+    # A caller seen twice on one stack counts once per sample.
+    assert inclusive == {"pci_conf1_read": 2, "acpi_ps_parse_loop": 2,
+                         "virtio_pci_driver_init": 2}
+    text = render_text(doc)
+    assert "100.0%       2  pci_conf1_read" in text
+    assert doc["timeline"][0]["phase"] == "kernel"
+    assert doc["timeline"][-1]["phase"] == "init"
+
+
+def test_user_and_firmware_are_not_kernel(tmp_path):
+    prof = _profiler(tmp_path)
+    regs = REGS.replace("CPL=0 II=0 A20=1 SMM=0 HLT=0",
+                        "CPL=3 II=0 A20=1 SMM=0 HLT=0")
+    regs = regs.replace("RIP=ffffffff81004002", "RIP=00000000000fd2a1")
+    regs = regs.replace("HLT=1", "HLT=0")
+    prof.sample(lambda c, cpu: regs, 0.0, "kernel")
+    assert prof.summary()["states"] == {"user": 1, "other": 1}
