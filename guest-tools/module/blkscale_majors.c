@@ -13,6 +13,10 @@
  * __register_blkdev() and unregister_blkdev(), which take major_names_lock.
  * The probe runs under major_names_lock, so it must never take a file
  * mutex: it only reads the held bitmap and bumps atomic counters.
+ *
+ * An ioctl that fails leaves what the file holds as it was: registrations
+ * whose results cannot be returned are undone, and unregistrations, which
+ * cannot be undone, first make sure their results can be written.
  */
 
 #include <linux/atomic.h>
@@ -215,8 +219,22 @@ static int bsm_unregister_wrong(struct bsm_major *m, const char *wrong,
 	return 0;
 }
 
+/*
+ * The fields were written a moment ago: only another thread unmapping or
+ * write-protecting them meanwhile makes this fail.  The work is done then
+ * and the caller learns that its results were lost, as wait4() does.
+ */
+static int bsm_put_unregister(struct blkscale_unregister __user *up,
+			      const struct blkscale_unregister *u)
+{
+	if (put_user(u->kept, &up->kept) || put_user(u->ns, &up->ns))
+		return -EFAULT;
+	return 0;
+}
+
 static long bsm_ioc_unregister(struct bsm_file *bf, void __user *uarg)
 {
+	struct blkscale_unregister __user *up = uarg;
 	struct blkscale_unregister u;
 	struct bsm_major *m;
 	int ret;
@@ -232,6 +250,13 @@ static long bsm_ioc_unregister(struct bsm_file *bf, void __user *uarg)
 	ret = bsm_check_name(u.name, sizeof(u.name), BLKSCALE_NAME_MAX);
 	if (ret)
 		return ret;
+	/*
+	 * A major once released cannot be taken back (somebody else may be
+	 * given it at once), so the results must be writable before: zero
+	 * them now, and a fault leaves the major held.
+	 */
+	if (put_user(0, &up->kept) || put_user(0, &up->ns))
+		return -EFAULT;
 
 	mutex_lock(&bf->lock);
 	m = bsm_find(bf, u.major);
@@ -252,7 +277,7 @@ static long bsm_ioc_unregister(struct bsm_file *bf, void __user *uarg)
 		u.ns = bsm_unregister_one(m);
 		bsm_drop(m);
 	}
-	ret = copy_to_user(uarg, &u, sizeof(u)) ? -EFAULT : 0;
+	ret = bsm_put_unregister(up, &u);
 
 out_unlock:
 	mutex_unlock(&bf->lock);
@@ -337,8 +362,61 @@ static int bsm_batch_check(struct blkscale_batch *b)
 			      BLKSCALE_PREFIX_MAX);
 }
 
+/* How many majors an unregister batch of @count will let go. */
+static u32 bsm_batch_unregister_count(struct bsm_file *bf, u32 count)
+{
+	struct bsm_major *m;
+	u32 n = 0;
+
+	list_for_each_entry(m, &bf->majors, node)
+		if (++n == count)
+			break;
+	return n;
+}
+
+/*
+ * Zero everything an unregister batch returns, before anything is let
+ * go: a fault found afterwards could no longer be undone.
+ */
+static int bsm_batch_zero_results(struct blkscale_batch __user *ub,
+				  void __user *usamples, void __user *umajors,
+				  u32 n)
+{
+	if (put_user(0, &ub->done) || put_user(0, &ub->stop_error))
+		return -EFAULT;
+	if (usamples && clear_user(usamples, n * sizeof(u64)))
+		return -EFAULT;
+	if (umajors && clear_user(umajors, n * sizeof(s32)))
+		return -EFAULT;
+	return 0;
+}
+
+/* Only the out fields are written: the caller may keep the rest read-only. */
+static int bsm_batch_put_results(struct blkscale_batch __user *ub,
+				 const struct blkscale_batch *b,
+				 void __user *usamples, void __user *umajors,
+				 const u64 *samples, const s32 *majors)
+{
+	if (usamples &&
+	    copy_to_user(usamples, samples, b->done * sizeof(*samples)))
+		return -EFAULT;
+	if (umajors && copy_to_user(umajors, majors, b->done * sizeof(*majors)))
+		return -EFAULT;
+	if (put_user(b->done, &ub->done) ||
+	    put_user(b->stop_error, &ub->stop_error))
+		return -EFAULT;
+	return 0;
+}
+
+/*
+ * A register batch that cannot return its results is undone.  An
+ * unregister batch cannot be undone, so its results are zeroed before
+ * (bsm_batch_zero_results()); after that only another thread changing
+ * the mapping meanwhile makes the copy fail, and the majors stay gone.
+ */
 static long bsm_ioc_batch(struct bsm_file *bf, void __user *uarg)
 {
+	struct blkscale_batch __user *ub = uarg;
 	struct blkscale_batch b;
 	void __user *usamples;
 	void __user *umajors;
@@ -353,8 +431,8 @@ static long bsm_ioc_batch(struct bsm_file *bf, void __user *uarg)
 		return ret;
 	usamples = u64_to_user_ptr(b.samples);
 	umajors = u64_to_user_ptr(b.majors);
-	if ((b.samples && !access_ok(usamples, b.count * sizeof(u64))) ||
-	    (b.majors && !access_ok(umajors, b.count * sizeof(s32))))
+	if ((usamples && !access_ok(usamples, b.count * sizeof(u64))) ||
+	    (umajors && !access_ok(umajors, b.count * sizeof(s32))))
 		return -EFAULT;
 
 	samples = kvcalloc(b.count, sizeof(*samples), GFP_KERNEL);
@@ -367,25 +445,22 @@ static long bsm_ioc_batch(struct bsm_file *bf, void __user *uarg)
 	b.done = 0;
 	b.stop_error = 0;
 	mutex_lock(&bf->lock);
-	if (b.op == BLKSCALE_BATCH_REGISTER)
+	if (b.op == BLKSCALE_BATCH_REGISTER) {
 		bsm_batch_register(bf, &b, samples, majors);
-	else
+		ret = bsm_batch_put_results(ub, &b, usamples, umajors,
+					    samples, majors);
+		if (ret)
+			bsm_batch_undo(bf, b.done);
+	} else {
+		ret = bsm_batch_zero_results(ub, usamples, umajors,
+					     bsm_batch_unregister_count(bf, b.count));
+		if (ret)
+			goto out_unlock;
 		bsm_batch_unregister(bf, &b, samples, majors);
+		ret = bsm_batch_put_results(ub, &b, usamples, umajors,
+					    samples, majors);
+	}
 
-	ret = -EFAULT;
-	if (b.samples &&
-	    copy_to_user(usamples, samples, b.done * sizeof(*samples)))
-		goto out_fault;
-	if (b.majors && copy_to_user(umajors, majors, b.done * sizeof(*majors)))
-		goto out_fault;
-	if (copy_to_user(uarg, &b, sizeof(b)))
-		goto out_fault;
-	ret = 0;
-	goto out_unlock;
-
-out_fault:
-	if (b.op == BLKSCALE_BATCH_REGISTER)
-		bsm_batch_undo(bf, b.done);
 out_unlock:
 	mutex_unlock(&bf->lock);
 out_free:

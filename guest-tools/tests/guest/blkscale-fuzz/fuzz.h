@@ -148,8 +148,9 @@ struct stats {
 	uint64_t checks;		/* PROBE_HITS made to check the model */
 	uint64_t exact;			/* EBUSY/0 predictions made exactly */
 	uint64_t warns_expected;	/* wrong-name unregisters that WARN */
-	uint64_t unreg_efault_released;	/* EFAULT, yet unregistered */
-	uint64_t batch_efault_released;
+	/* unregisters refused with EFAULT, checked to have let nothing go */
+	uint64_t unreg_efault_kept;
+	uint64_t batch_efault_kept;
 	uint64_t registered, unregistered;
 };
 

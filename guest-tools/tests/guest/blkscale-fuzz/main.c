@@ -341,10 +341,10 @@ static void json_checks(struct json *j, const struct run *run,
 	json_uint(j, "budget", run->wrong_name_budget);
 	json_uint(j, "expected_warnings", o->st.warns_expected);
 	json_object_end(j);
-	/* faults after the work was done: the caller is told it failed */
-	json_object_begin(j, "efault_after_unregister");
-	json_uint(j, "unregister", o->st.unreg_efault_released);
-	json_uint(j, "batch", o->st.batch_efault_released);
+	/* a fault is found before anything is let go: the majors stay */
+	json_object_begin(j, "efault_unregister_kept");
+	json_uint(j, "unregister", o->st.unreg_efault_kept);
+	json_uint(j, "batch", o->st.batch_efault_kept);
 	json_object_end(j);
 	json_object_begin(j, "module");
 	json_uint(j, "duplicates", o->duplicates);

@@ -287,13 +287,15 @@ static void op_unregister(struct worker *w, struct slot *s)
 		held = model_held_by(run, s, u.major, &idx);
 	effective_name(name, u.name, sizeof(u.name));
 	same = held && !strcmp(name, s->held[idx].name);
-	if (held && u.flags == BLKSCALE_UNREG_WRONG_NAME && !same) {
+	/* results that cannot be written stop the call before any work */
+	if (held && u.flags == BLKSCALE_UNREG_WRONG_NAME && !same &&
+	    ptr_writable(k)) {
 		/* the kernel WARNs on every one of these: rationed */
 		warns = reserve_wrong_name(run);
 		if (!warns)
 			u.flags = 0;
 	}
-	releases = held && !u.flags && same;
+	releases = held && !u.flags && same && ptr_writable(k);
 
 	p = arena_place(&w->arena, &w->rng, k, &u, sizeof(u));
 	model_begin(run, &mark);
@@ -308,12 +310,14 @@ static void op_unregister(struct worker *w, struct slot *s)
 		want = EFAULT;
 	else if (!checked)
 		want = EINVAL;
+	else if (!ptr_writable(k))
+		want = EFAULT;
 	else if (!held)
 		want = ENOENT;
 	else if (!same)
-		want = u.flags ? (ptr_writable(k) ? 0 : EFAULT) : EINVAL;
+		want = u.flags ? 0 : EINVAL;
 	else
-		want = u.flags ? EINVAL : (ptr_writable(k) ? 0 : EFAULT);
+		want = u.flags ? EINVAL : 0;
 	expect(w, CMD_UNREGISTER, ret, err, want, k,
 	       !checked ? "invalid fields" : !held ? "major not held" :
 	       u.flags ? "wrong name" : same ? "" : "name differs");
@@ -327,13 +331,20 @@ static void op_unregister(struct worker *w, struct slot *s)
 			w->st.unregistered++;
 		} else if (!probe_hits(s->fd, u.major, &h, &w->st) &&
 			   !h.held) {
-			/* EFAULT after the fact: it is gone all the same */
+			violation(run, "UNREGISTER of %d failed with %s but let it go",
+				  u.major, errno_name(err));
 			model_remove(run, s, idx);
-			w->st.unregistered++;
-			if (ret < 0 && err == EFAULT)
-				w->st.unreg_efault_released++;
 		} else {
 			model_mark_one(run, s, idx, false);
+		}
+	} else if (held && checked && !ptr_writable(k)) {
+		/* refused before the work: the file must still hold it */
+		if (!probe_hits(s->fd, u.major, &h, &w->st) && !h.held) {
+			violation(run, "UNREGISTER of %d failed with %s but let it go",
+				  u.major, ret < 0 ? errno_name(err) : "success");
+			model_remove(run, s, idx);
+		} else if (ret < 0 && err == EFAULT) {
+			w->st.unreg_efault_kept++;
 		}
 	} else if (held && ret == 0 && !warns) {
 		/* predicted a refusal, the module let it go: find out */

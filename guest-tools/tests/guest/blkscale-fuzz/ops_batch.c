@@ -2,8 +2,8 @@
 /*
  * BATCH and CHAR_PROBE: a structure plus two arrays the module writes, so
  * a fault can come after the kernel work is done.  The module undoes a
- * register batch it cannot report; an unregister batch stays done, and
- * the model then asks the module what is left.
+ * register batch it cannot report; an unregister batch, which cannot be
+ * undone, zeroes its results first and lets nothing go if that faults.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -235,8 +235,9 @@ void op_batch(struct worker *w, struct slot *s)
 	enum arr_kind sk = pick_arr(w), mk = pick_arr(w);
 	uint32_t sroom, mroom, n;
 	size_t nheld, from = 0;
-	bool valid, early_fault, may_fault, reg, unreg;
+	bool valid, early_fault, may_fault, reg, unreg, late = false;
 	uint64_t mark;
+	uint32_t going;
 	int ret, err, want;
 
 	memset(&b, 0, sizeof(b));
@@ -279,11 +280,20 @@ void op_batch(struct worker *w, struct slot *s)
 	p = arena_place(&w->arena, &w->rng, k, &b, sizeof(b));
 	pthread_mutex_lock(&s->op);
 	nheld = s->nheld;
-	model_begin(run, &mark);
+	going = b.count < nheld ? b.count : (uint32_t)nheld;
+	from = nheld - going;
+	/*
+	 * An unregister batch is decided before any work too, once the
+	 * module knows how many majors go (only ENOMEM may come first).
+	 */
 	if (unreg && want < 0) {
-		from = b.count < nheld ? nheld - b.count : 0;
-		model_mark_releasing(run, s, from, true);
+		late = true;
+		want = !ptr_writable(k) || arr_faults(sk, sroom, going) ||
+		       arr_faults(mk, mroom, going) ? EFAULT : 0;
 	}
+	model_begin(run, &mark);
+	if (unreg && want == 0)
+		model_mark_releasing(run, s, from, true);
 	ret = ioctl(s->fd, BLKSCALE_IOC_BATCH, p);
 	err = ret < 0 ? errno : 0;
 	count_call(w, CMD_BATCH, ret, err);
@@ -293,36 +303,39 @@ void op_batch(struct worker *w, struct slot *s)
 	    (arr_faults(sk, sroom, p->done) || arr_faults(mk, mroom, p->done)))
 		want = EFAULT;
 
-	if (want >= 0) {
+	if (unreg && want == 0 && ret == 0) {
+		batch_unregistered(w, s, &b, p, mk,
+				   (const int32_t *)(uintptr_t)b.majors, nheld);
+	} else if (late && ret < 0 && err == ENOMEM) {
+		model_resync(run, s, from, &w->st);
+	} else if (want >= 0) {
 		if ((ret < 0 ? err : 0) != want)
 			violation(run, "BATCH (%s struct, op %u, count %u): got %s, expected %s",
 				  ptr_kind_name(k), b.op, b.count,
 				  ret < 0 ? errno_name(err) : "success",
 				  errno_name(want));
-		if (ret == 0)	/* whatever it did, find out */
+		if (ret == 0) {	/* whatever it did, find out */
 			model_resync(run, s, 0, &w->st);
-		else if (unreg)
-			model_mark_releasing(run, s, from, false);
-	} else if (ret == 0) {
-		if (reg)
-			batch_registered(w, s, &b, p, mk,
-					 (const int32_t *)(uintptr_t)b.majors);
-		else
-			batch_unregistered(w, s, &b, p, mk,
-					   (const int32_t *)(uintptr_t)b.majors,
-					   nheld);
-	} else if (err == EFAULT && may_fault) {
-		if (reg && prefix_listed(b.prefix))
-			violation(run, "BATCH register failed with EFAULT but left names of %s registered",
-				  b.prefix);
-		if (unreg) {
+		} else if (unreg && valid) {
+			/* refused: every major must still be held */
 			size_t before = s->nheld;
 
 			model_resync(run, s, from, &w->st);
-			w->st.unregistered += before - s->nheld;
 			if (before != s->nheld)
-				w->st.batch_efault_released++;
+				violation(run, "BATCH unregister failed with %s but let %zu majors go",
+					  errno_name(err), before - s->nheld);
+			else if (err == EFAULT)
+				w->st.batch_efault_kept++;
+		} else if (unreg) {
+			model_mark_releasing(run, s, from, false);
 		}
+	} else if (ret == 0) {
+		batch_registered(w, s, &b, p, mk,
+				 (const int32_t *)(uintptr_t)b.majors);
+	} else if (err == EFAULT && may_fault) {
+		if (prefix_listed(b.prefix))
+			violation(run, "BATCH register failed with EFAULT but left names of %s registered",
+				  b.prefix);
 	} else {
 		if (!errno_in(err, errs))
 			violation(run, "BATCH: errno %s is not one BATCH may return",

@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "compiler.h"
@@ -224,6 +225,63 @@ void t_bad_majors(struct st_ctx *ctx, struct st_result *r)
 	close(fd);
 }
 
+/* Whether the file still holds @major (PROBE_HITS asks the module). */
+static bool still_held(int fd, int major)
+{
+	struct blkscale_probe_hits h;
+
+	return !helper_probe_hits(fd, major, &h) && h.held;
+}
+
+/*
+ * An unregister whose results cannot be written is refused before the
+ * major is let go: EFAULT must mean that nothing changed.
+ */
+static void unregister_faults_keep(int fd, struct st_result *r)
+{
+	struct blkscale_unregister *u;
+	struct blkscale_batch b = {
+		.version = BLKSCALE_UAPI_VERSION,
+		.op = BLKSCALE_BATCH_UNREGISTER,
+		.count = 1,
+	};
+	long page = sysconf(_SC_PAGESIZE);
+	char *ro;
+	int major;
+
+	ro = mmap(NULL, (size_t)page, PROT_READ | PROT_WRITE,
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (ro == MAP_FAILED) {
+		st_fail(r, "mmap: %s", strerror(errno));
+		return;
+	}
+	if (!st_expect_err(r, "register bsfro",
+			   helper_register(fd, 0, "bsfro", &major, NULL), 0))
+		goto out_unmap;
+	u = (struct blkscale_unregister *)ro;
+	*u = (struct blkscale_unregister){
+		.version = BLKSCALE_UAPI_VERSION,
+		.major = major,
+		.name = "bsfro",
+	};
+	mprotect(ro, (size_t)page, PROT_READ);
+	st_expect_err(r, "UNREGISTER through a read-only struct",
+		      st_ioctl(fd, BLKSCALE_IOC_UNREGISTER, u), -EFAULT);
+	if (!still_held(fd, major))
+		st_fail(r, "UNREGISTER of %d failed with EFAULT but let it go",
+			major);
+	b.majors = (uintptr_t)ro;
+	st_expect_err(r, "unregister batch into a read-only array",
+		      st_ioctl(fd, BLKSCALE_IOC_BATCH, &b), -EFAULT);
+	if (!still_held(fd, major))
+		st_fail(r, "unregister batch of %d failed with EFAULT but let it go",
+			major);
+	st_expect_err(r, "unregister bsfro",
+		      helper_unregister(fd, major, "bsfro", NULL), 0);
+out_unmap:
+	munmap(ro, (size_t)page);
+}
+
 void t_bad_pointers(struct st_ctx *ctx, struct st_result *r)
 {
 	struct procdev_list added, removed;
@@ -262,6 +320,8 @@ void t_bad_pointers(struct st_ctx *ctx, struct st_result *r)
 	c.majors = (uintptr_t)bad;
 	st_expect_err(r, "char probe with unmapped majors",
 		      st_ioctl(fd, BLKSCALE_IOC_CHAR_PROBE, &c), -EFAULT);
+
+	unregister_faults_keep(fd, r);
 
 	/* nothing may be left registered while the file is still open */
 	if (st_procdev_changes(ctx, &added, &removed, r) == 0) {
