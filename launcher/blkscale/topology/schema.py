@@ -19,7 +19,7 @@ NAME_PATTERN = "[a-z0-9_-]{1,64}"
 PARAM_PATTERN = "[a-z0-9_]{1,32}"
 
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
-         "selftest")
+         "selftest", "fuzz")
 
 
 def _describe(value):
