@@ -10,11 +10,13 @@ EXIT_USAGE = 2
 EXIT_GUEST_FAILURE = 3
 EXIT_TIMEOUT = 4
 EXIT_PANIC = 5
+EXIT_RESULTS_UNWRITABLE = 6
 EXIT_INTERRUPTED = 130
 
 # When several variants end differently, the run reports the most severe.
 _SEVERITY = [EXIT_OK, EXIT_STEP_FAILED, EXIT_GUEST_FAILURE, EXIT_TIMEOUT,
-             EXIT_PANIC, EXIT_USAGE, EXIT_INTERRUPTED]
+             EXIT_PANIC, EXIT_USAGE, EXIT_RESULTS_UNWRITABLE,
+             EXIT_INTERRUPTED]
 
 
 def worst(statuses):
@@ -45,6 +47,15 @@ class TopologyError(UsageError):
         self.problem = problem
         where = f"{self.path}: {field}: " if field else f"{self.path}: "
         super().__init__(where + problem)
+
+
+class ResultsUnwritable(BlkscaleError):
+    """The results directory refused a write (full, read-only, ...).
+
+    The run stops: every later variant would fail the same way after a
+    whole boot.  The variant's partial files are removed first.
+    """
+    status = EXIT_RESULTS_UNWRITABLE
 
 
 class Interrupted(BlkscaleError):

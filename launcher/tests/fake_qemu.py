@@ -24,6 +24,8 @@ comes from FAKE_QEMU_SCENARIO:
 
 FAKE_QEMU_LOG, if set, is a file to which each invocation appends its pid
 and accelerator, so tests can check what ran and that it is gone.
+FAKE_QEMU_CONSOLE_KIB and FAKE_QEMU_SECTION_KIB make the console and the
+census section that many KiB larger (to fill a results directory).
 """
 
 import json
@@ -122,6 +124,8 @@ def main(argv):
         results.write(text)
 
     say("[    0.000000] Linux version 6.1.0-fake")
+    for i in range(int(os.environ.get("FAKE_QEMU_CONSOLE_KIB", 0)) * 16):
+        say(f"[    0.1{i:05d}] filler line of a chatty kernel {'.' * 17}")
     if accel == "kvm" and scenario == "kvm-hang":
         while True:
             time.sleep(1)
@@ -178,7 +182,11 @@ def main(argv):
         send('BLKSCALE-SECTION census\n{"ok": true}\nBLKSCALE-END census 3\n')
     verdict = "failed" if scenario == "step-failed" else "ok"
     send("BLKSCALE-PHASE census 0.60\n")
-    send(section("census", {"found": vd + sd}))
+    census = {"found": vd + sd}
+    pad = int(os.environ.get("FAKE_QEMU_SECTION_KIB", 0))
+    if pad:
+        census["filler"] = "x" * (pad * 1024)
+    send(section("census", census))
     send(f"BLKSCALE-STEP census {verdict} 0.60 0.70"
          + (" exit 1: 2 disks missing" if verdict == "failed" else "") + "\n")
     if scenario != "no-done":

@@ -9,8 +9,8 @@ import tempfile
 from pathlib import Path
 
 from .. import paths, topology
-from ..errors import (EXIT_INTERRUPTED, Interrupted, TopologyError,
-                      UsageError, worst)
+from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
+                      TopologyError, UsageError, worst)
 from ..libvirt import domain_xml
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
@@ -25,7 +25,8 @@ HELP = ("Boot a topology under QEMU (directly, or through libvirt with "
         "--backend libvirt) on each kernel variant and collect "
         "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a guest "
         "step failed, 2 usage or invalid topology, 3 QEMU or results channel "
-        "failure, 4 timeout or hung guest, 5 kernel panic, 130 interrupted.")
+        "failure, 4 timeout or hung guest, 5 kernel panic, 6 results "
+        "directory full or unwritable, 130 interrupted.")
 
 RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
 VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
@@ -207,7 +208,13 @@ def main(args):
             status = worst(o.status for o in outcomes)
             doc = summary.document(run_id, topo, accel, reason, started,
                                    now_iso(), outcomes, status, run_dir)
-            path = summary.write(run_dir, doc)
+            try:
+                path = summary.write(run_dir, doc)
+            except OSError as e:
+                raise ResultsUnwritable(
+                    f"{paths.display(run_dir)}/summary.json: "
+                    f"{e.strerror or e}; the variants' files are kept"
+                ) from None
     except Interrupted as e:
         progress.end()
         print(f"blkscale: {e}; QEMU stopped and temporary files removed",

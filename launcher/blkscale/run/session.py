@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from .. import paths
 from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
-                      Interrupted, UsageError)
+                      Interrupted, ResultsUnwritable, UsageError)
 from ..guest import cpio, planfiles
 from ..guest.channel import ChannelError, ResultsParser
 from ..guest.console import ConsoleWatcher
@@ -280,11 +280,11 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                 opts.progress.end()
             ctx.wall_s = time.monotonic() - t0
             ctx.finished = now_iso()
-        os.makedirs(out_dir, exist_ok=True)
-        console_kept = os.path.join(out_dir, "console.log")
-        shutil.copyfile(files.console, console_kept)
+        console_kept = _save(out_dir, "console.log",
+                             lambda p: shutil.copyfile(files.console, p))
         if ctx.profiler is not None:
-            profiler_mod.write(ctx.profiler, out_dir)
+            _save(out_dir, "profile.json",
+                  lambda p: profiler_mod.write(ctx.profiler, out_dir))
         doc = results_mod.build(ctx, stream)
         found = doc["disks"]["found"]
         status, kind, message = EXIT_OK, "ok", "ok"
@@ -297,8 +297,8 @@ def run_variant(planned, variant, run_id, out_dir, opts):
             status, kind = EXIT_STEP_FAILED, "disks-missing"
             message = f"{found['total']} of {expected['total']} disks found"
         doc["outcome"] = {"status": status, "kind": kind, "message": message}
-        results_path = os.path.join(out_dir, "results.json")
-        results_mod.write_json_atomic(results_path, doc)
+        results_path = _save(out_dir, "results.json", lambda p:
+                             results_mod.write_json_atomic(p, doc))
         return Outcome(variant, status, kind, message, expected, found,
                        doc["boot"], stream.steps, results_path, console_kept)
     except MachineError as e:
@@ -308,9 +308,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         return Outcome(variant, e.status, e.kind, str(e), expected,
                        console=console_kept, tail=e.tail,
                        boot={"qemu_start_s": ctx.qemu_start_s})
-    except Interrupted:
-        raise
-    except UsageError:
+    except (Interrupted, UsageError, ResultsUnwritable):
         raise
     except OSError as e:
         where = f"{e.filename}: " if e.filename else ""
@@ -325,7 +323,27 @@ def _keep_console(tmp, out_dir):
     src = os.path.join(tmp, "console.log")
     if not os.path.exists(src):
         return None
-    os.makedirs(out_dir, exist_ok=True)
-    dst = os.path.join(out_dir, "console.log")
-    shutil.copyfile(src, dst)
-    return dst
+    return _save(out_dir, "console.log", lambda p: shutil.copyfile(src, p))
+
+
+def _save(out_dir, name, write):
+    """write(path) creates out_dir/name; returns the path.
+
+    A write the results directory refuses (ENOSPC, EROFS, EIO, ...)
+    removes everything of this variant, so that nothing partial is left,
+    and ends the run with ResultsUnwritable.
+    """
+    path = os.path.join(out_dir, name)
+    try:
+        os.makedirs(out_dir, exist_ok=True)
+        write(path)
+    except OSError as e:
+        shutil.rmtree(out_dir, ignore_errors=True)
+        try:    # the run directory too, if this was its only variant
+            os.rmdir(os.path.dirname(os.path.normpath(out_dir)))
+        except OSError:
+            pass
+        raise ResultsUnwritable(
+            f"{paths.display(path)}: {e.strerror or e}; run stopped, "
+            "nothing of this variant kept, no summary.json") from None
+    return path
