@@ -11,6 +11,7 @@ run_variant() returns or raises, whatever happened.
 import datetime
 import os
 import shutil
+import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -200,9 +201,19 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
         if code not in (0, None):
             log = machine.qemu_log().strip().splitlines()
             detail = f": {log[-1]}" if log else ""
-            raise QemuDied(f"QEMU exited with status {code}{detail}",
+            raise QemuDied(f"QEMU {_how_it_ended(code)}{detail}",
                            machine.argv, watcher.tail()) from None
         raise ChannelBroken(str(e), machine.argv, watcher.tail()) from None
+
+
+def _how_it_ended(code):
+    """subprocess's exit code in words: a status, or the killing signal."""
+    if code >= 0:
+        return f"exited with status {code}"
+    try:
+        return f"was killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"was killed by signal {-code}"
 
 
 def _steps_ok(stream):

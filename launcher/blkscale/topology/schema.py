@@ -18,8 +18,9 @@ ID_PATTERN = "[a-z0-9_-]{1,14}"
 NAME_PATTERN = "[a-z0-9_-]{1,64}"
 PARAM_PATTERN = "[a-z0-9_]{1,32}"
 
+# fault breaks the guest on purpose: for the launcher's own tests.
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
-         "selftest", "fuzz")
+         "selftest", "fuzz", "fault")
 
 
 def _describe(value):

@@ -1,0 +1,132 @@
+"""Guest faults with a real guest, not a fake QEMU.
+
+The smoke topology on the patched kernel, with the test-only step `fault`
+(guest-tools/initramfs/steps/fault) after the census: a line that is not
+a record, a results stream cut inside a section, a kernel panic (sysrq c)
+and a guest that goes silent; and QEMU killed with SIGKILL in the middle
+of the boot.  Each must end with its own exit status and outcome, the
+message and the console tail, the console log kept, no results.json, no
+temporary file and no QEMU left.  A few seconds each under TCG.  Needs
+`make kernel initramfs`; skipped without.
+"""
+
+import json
+import os
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+from blkscale import paths
+from launchertest import BLKSCALE, REPO, TOPOLOGIES, all_files, run_cli
+
+VARIANT = "patched"
+
+
+@pytest.fixture
+def built():
+    missing = [str(p) for p in (paths.kernel_dir(VARIANT) / "bzImage",
+                                paths.initramfs(VARIANT)) if not p.is_file()]
+    if missing:
+        pytest.skip(f"not built: {', '.join(missing)} (make kernel "
+                    "initramfs)")
+
+
+def smoke_with_fault(tmp_path, mode, hang_s=60):
+    text = (TOPOLOGIES / "smoke.toml").read_text()
+    text = text.replace('steps = ["census"]', 'steps = ["census", "fault"]')
+    text = re.sub(r"(?m)^hang_s = \d+$", f"hang_s = {hang_s}", text)
+    assert '"fault"' in text and f"hang_s = {hang_s}" in text
+    path = tmp_path / f"fault-{mode}.toml"
+    path.write_text(text + f'\n[plan.args]\nfault = "{mode}"\n')
+    return path
+
+
+def qemu_pids(tmp):
+    """QEMU processes whose command line names the private TMPDIR."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"qemu-system" in argv[0] and any(str(tmp).encode() in a
+                                             for a in argv):
+            pids.append(int(entry))
+    return pids
+
+
+def assert_failed_cleanly(out, tmp, results, status, kind, message):
+    assert out.returncode == status, out.stdout + out.stderr
+    summary = json.loads((results / "r" / "summary.json").read_text())
+    entry = summary["variants"][VARIANT]
+    assert (summary["exit_status"], entry["outcome"]) == (status, kind)
+    assert message in entry["message"] and message in out.stdout
+    assert f"--- {VARIANT}: console tail ---" in out.stderr
+    vdir = results / "r" / VARIANT
+    assert all_files(vdir) == ["console.log"], "results.json of a failure"
+    assert "Linux version" in (vdir / "console.log").read_text()
+    assert all_files(tmp) == [], "temporary files left behind"
+    assert qemu_pids(tmp) == [], "QEMU left running"
+
+
+@pytest.mark.parametrize("mode,status,kind,message,console", [
+    ("garbage", 3, "channel-broken", r"not a record: 'not a record \x01\x02'",
+     "blkscale: step: fault"),
+    ("truncate", 3, "channel-broken",
+     "the stream ends inside a line (truncated)", "blkscale: step: fault"),
+    ("panic", 5, "panic", "Kernel panic - not syncing: sysrq triggered crash",
+     "sysrq: Trigger a crash"),
+    ("hang", 4, "hang",
+     "no console or results output for timeouts.hang_s = 5 s (phase fault)",
+     "blkscale: step: fault"),
+])
+def test_fault(mode, status, kind, message, console, built, tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    topo = smoke_with_fault(tmp_path, mode, hang_s=5 if mode == "hang"
+                            else 60)
+    out = run_cli("run", topo, "--variant", VARIANT, "--accel", "tcg",
+                  "--run-id", "r", "--results-dir", results, "--quiet",
+                  env={"TMPDIR": str(tmp)}, timeout=300)
+    assert_failed_cleanly(out, tmp, results, status, kind, message)
+    assert console in out.stderr
+
+
+def test_qemu_killed_mid_boot(built, tmp_path):
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    proc = subprocess.Popen(
+        [str(BLKSCALE), "run", "topologies/smoke.toml", "--variant", VARIANT,
+         "--accel", "tcg", "--run-id", "r", "--results-dir", str(results),
+         "--quiet"], cwd=REPO, env=dict(os.environ, TMPDIR=str(tmp)),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        # the kernel has started printing: the boot is under way
+        deadline = time.monotonic() + 60
+        pids = []
+        while time.monotonic() < deadline:
+            pids = qemu_pids(tmp)
+            logs = list(tmp.glob("blkscale-*/console.log"))
+            if pids and logs and "Linux version" in logs[0].read_text(
+                    errors="replace"):
+                break
+            time.sleep(0.05)
+        assert pids, "QEMU did not start"
+        os.kill(pids[0], signal.SIGKILL)
+        stdout, stderr = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    out = subprocess.CompletedProcess(proc.args, proc.returncode, stdout,
+                                      stderr)
+    assert_failed_cleanly(out, tmp, results, 3, "qemu-died",
+                          "QEMU was killed by SIGKILL")
