@@ -4,7 +4,7 @@ import argparse
 import sys
 
 from . import VERSION, commands
-from .errors import EXIT_INTERRUPTED, BlkscaleError, TopologyError
+from .errors import EXIT_INTERRUPTED, BlkscaleError, TopologyError, one_line
 
 
 def _selected(argv, registry):
@@ -47,7 +47,7 @@ def main(argv=None):
         print(e, file=sys.stderr)
         return e.status
     except BlkscaleError as e:
-        print(f"blkscale: {e}", file=sys.stderr)
+        print(f"blkscale: {one_line(str(e))}", file=sys.stderr)
         return e.status
     except KeyboardInterrupt:
         print("blkscale: interrupted", file=sys.stderr)

@@ -28,6 +28,15 @@ def worst(statuses):
     return result
 
 
+def one_line(text):
+    """Control and line-separator characters escaped (\\n, \\x01).
+
+    Messages quote values and paths from topology files and the command
+    line; escaped, a newline in them cannot split the one-line error.
+    """
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 class BlkscaleError(Exception):
     """Base class: a message for the user and the exit status to use."""
     status = EXIT_GUEST_FAILURE
@@ -46,7 +55,7 @@ class TopologyError(UsageError):
         self.field = field
         self.problem = problem
         where = f"{self.path}: {field}: " if field else f"{self.path}: "
-        super().__init__(where + problem)
+        super().__init__(one_line(where + problem))
 
 
 class ResultsUnwritable(BlkscaleError):

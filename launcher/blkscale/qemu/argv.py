@@ -42,6 +42,15 @@ def kernel_cmdline(topo):
     return BASE_CMDLINE + (" " + extra if extra else "")
 
 
+def opt_value(text):
+    """A value inside a QEMU option list (key=value,...): commas doubled.
+
+    Paths come from the environment (TMPDIR, BUILD) and may hold a comma;
+    doubled, it stays part of the value instead of starting an option.
+    """
+    return text.replace(",", ",,")
+
+
 def node_name(group, index):
     return f"d-{group.id}-{index}"
 
@@ -101,12 +110,12 @@ def _backing(group, index, files, slices_done):
                 f"read-zeroes=on,size={group.size_bytes}"]
     if group.backing == "sparse":
         return ["-blockdev", f"driver=file,node-name={node},"
-                f"filename={sparse_path(files, group, index)}"]
+                f"filename={opt_value(sparse_path(files, group, index))}"]
     args = []
     if group.id not in slices_done:
         slices_done.add(group.id)
         args += ["-blockdev", f"driver=file,node-name=f-{group.id},"
-                 f"filename={slice_path(files, group)}"]
+                 f"filename={opt_value(slice_path(files, group))}"]
     return args + ["-blockdev", f"driver=raw,node-name={node},"
                    f"file=f-{group.id},offset={index * group.size_bytes},"
                    f"size={group.size_bytes}"]
@@ -133,11 +142,12 @@ def build_argv(planned, files, variant, accel, qemu):
              "-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off",
              "-kernel", files.kernel, "-initrd", files.initrd,
              "-append", kernel_cmdline(topo),
-             "-chardev", f"file,id=console,path={files.console}",
+             "-chardev", f"file,id=console,path={opt_value(files.console)}",
              "-serial", "chardev:console",
-             "-chardev", f"socket,id=qmp,path={files.qmp},server=on,wait=off",
+             "-chardev", f"socket,id=qmp,path={opt_value(files.qmp)},"
+             "server=on,wait=off",
              "-mon", "chardev=qmp,mode=control",
-             "-chardev", f"file,id=results,path={files.results}",
+             "-chardev", f"file,id=results,path={opt_value(files.results)}",
              "-device", "virtio-serial-pci,id=results-bus,bus=pci.0,addr=0x2,"
              "max_ports=2,vectors=2,disable-legacy=on",
              "-device", "virtserialport,bus=results-bus.0,chardev=results,"
