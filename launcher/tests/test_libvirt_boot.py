@@ -112,11 +112,13 @@ def _start_smoke(tmp_path, **popen):
     return proc, tmp
 
 
-@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGKILL])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM,
+                                 signal.SIGKILL])
 def test_domain_destroyed_when_the_launcher_stops(conn, tmp_path, sig):
-    """SIGINT: the launcher destroys the domain and exits 130.  SIGKILL:
-    nothing of ours runs, libvirtd destroys the auto-destroy domain when
-    the connection drops."""
+    """SIGINT, SIGTERM: the launcher destroys the domain, exits 130 and
+    marks the run partial (no summary.json).  SIGKILL: nothing of ours
+    runs, libvirtd destroys the auto-destroy domain when the connection
+    drops."""
     before = blkscale_domains(conn, "smoke")
     proc, tmp = _start_smoke(tmp_path)
     try:
@@ -129,9 +131,12 @@ def test_domain_destroyed_when_the_launcher_stops(conn, tmp_path, sig):
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    if sig == signal.SIGINT:
-        assert proc.returncode == 130, proc.stderr.read()
+    if sig != signal.SIGKILL:
+        err = proc.stderr.read()
+        assert proc.returncode == 130, err
+        assert f"interrupted by {sig.name}" in err
         assert all_files(tmp) == [], "temporary files left behind"
+        assert not (tmp_path / "results" / "x" / "summary.json").exists()
     gone = wait_for(lambda: not (blkscale_domains(conn, "smoke") - before),
                     30)
     assert gone, f"left running: {blkscale_domains(conn, 'smoke') - before}"
