@@ -106,7 +106,8 @@ def _describe(planned):
         "guest": {"vcpus": topo.guest.vcpus,
                   "memory_mib": topo.guest.memory_mib,
                   "variants": topo.guest.variants,
-                  "cmdline": kernel_cmdline(topo)},
+                  "cmdline": kernel_cmdline(topo),
+                  "firmware": topo.guest.firmware},
         "timeouts": vars(topo.timeouts),
         "expected": dict(topo.expected, total=topo.expected_total),
         "groups": groups,
@@ -160,8 +161,8 @@ def _text(planned, desc, all_buses):
     if t["description"]:
         lines.append("  " + t["description"])
     to = desc["timeouts"]
-    lines += [f"guest: {g['vcpus']} vCPUs, {g['memory_mib']} MiB; variants "
-              + " ".join(g["variants"]),
+    lines += [f"guest: {g['vcpus']} vCPUs, {g['memory_mib']} MiB, firmware "
+              f"{g['firmware']}; variants " + " ".join(g["variants"]),
               f"kernel command line: {g['cmdline']}",
               f"timeouts: boot {to['boot_s']} s, run {to['run_s']} s, "
               f"hang {to['hang_s']} s", "",

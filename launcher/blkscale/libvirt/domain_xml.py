@@ -277,6 +277,9 @@ def build(planned, files, variant, accel="tcg", name=None, label=None):
     ET.SubElement(dom, "vcpu").text = str(topo.guest.vcpus)
     os_el = ET.SubElement(dom, "os")
     ET.SubElement(os_el, "type", arch="x86_64", machine="pc").text = "hvm"
+    if topo.guest.firmware == "qboot":
+        ET.SubElement(os_el, "loader", readonly="yes",
+                      type="rom").text = qargv.QBOOT_ROM
     ET.SubElement(os_el, "kernel").text = files.kernel
     ET.SubElement(os_el, "initrd").text = files.initrd
     ET.SubElement(os_el, "cmdline").text = qargv.kernel_cmdline(topo)

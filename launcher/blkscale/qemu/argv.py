@@ -11,6 +11,8 @@ from collections import Counter
 from dataclasses import dataclass
 
 RESULTS_PORT = "org.blkscale.results"
+# From Debian's qemu-system-data; SeaBIOS is QEMU's built-in default.
+QBOOT_ROM = "/usr/share/qemu/qboot.rom"
 BASE_CMDLINE = "console=ttyS0 panic=-1 rdinit=/init"
 
 # Per device type: our property -> QEMU's property name.
@@ -135,6 +137,8 @@ def build_argv(planned, files, variant, accel, qemu):
         argv += ["-accel", "kvm", "-cpu", "host"]
     else:
         argv += ["-accel", "tcg,thread=multi"]
+    if topo.guest.firmware == "qboot":
+        argv += ["-bios", QBOOT_ROM]
     argv += ["-m", f"{topo.guest.memory_mib}M", "-smp", str(topo.guest.vcpus),
              "-nodefaults", "-no-user-config", "-display", "none",
              "-no-reboot",

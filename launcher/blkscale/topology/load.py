@@ -59,7 +59,8 @@ def load(path):
                                 'not a valid topology name; set name = "..."')
 
     g = data["guest"]
-    guest = Guest(g["vcpus"], g["memory_mib"], g["variants"], g["cmdline"])
+    guest = Guest(g["vcpus"], g["memory_mib"], g["variants"], g["cmdline"],
+                  g["firmware"])
     for word in guest.cmdline.split():
         if word.startswith(RESERVED_CMDLINE):
             raise TopologyError(path, "guest.cmdline", f'must not set "{word}"'

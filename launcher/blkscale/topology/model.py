@@ -18,6 +18,7 @@ class Guest:
     memory_mib: int
     variants: list
     cmdline: str
+    firmware: str = "qboot"
 
 
 @dataclass

@@ -18,6 +18,10 @@ ID_PATTERN = "[a-z0-9_-]{1,14}"
 NAME_PATTERN = "[a-z0-9_-]{1,64}"
 PARAM_PATTERN = "[a-z0-9_]{1,32}"
 
+# qboot jumps straight to the kernel; SeaBIOS first sets up every
+# virtio-blk device as a boot disk, a cost that grows faster than the disks.
+FIRMWARE = ("qboot", "seabios")
+
 # fault breaks the guest on purpose: for the launcher's own tests.
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
          "selftest", "fuzz", "fault")
@@ -359,6 +363,8 @@ GUEST = Table({
                       ["stock", "patched"], doc="kernel variants to boot"),
     "cmdline": Field(Str(maxlen=1024), "",
                      doc="appended to the kernel command line"),
+    "firmware": Field(Str(choices=FIRMWARE), "qboot",
+                      doc="guest firmware: qboot or seabios"),
 })
 
 TIMEOUTS = Table({
