@@ -10,7 +10,7 @@ selftest's one, plus those the fuzzer counted).  The launcher stops a hung
 guest after the topology's hang_s; the failure shows the first splat, or
 the console tail.
 
-Skipped unless BLKSCALE_NIGHTLY=1: it takes several minutes under TCG.
+Skipped unless BLKSCALE_NIGHTLY=1: about a minute and a half under TCG.
 Needs `make kernel-debug guest-module-debug guest-tools` and
 build/initramfs/debug.cpio (`make build/initramfs/debug.cpio`).
 BLKSCALE_FUZZ_KEEP=DIR keeps the console log and results.json;
@@ -31,8 +31,8 @@ MIN_CALLS = 100_000
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("BLKSCALE_NIGHTLY") != "1",
-    reason="nightly test (boots the debug kernel under TCG for several "
-           "minutes): set BLKSCALE_NIGHTLY=1 to run it")
+    reason="nightly test (the debug kernel under TCG for about a minute "
+           "and a half): set BLKSCALE_NIGHTLY=1 to run it")
 
 
 def topology(workdir):
