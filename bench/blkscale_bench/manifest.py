@@ -51,6 +51,8 @@ class Manifest:
                 "variants": sweep.variants,
                 "reference": sweep.reference,
                 "accel_requested": sweep.accel,
+                "series": sweep.series,
+                "goals": sweep.goals,
             },
             "started": started,
             "finished": None,

@@ -7,6 +7,7 @@
     accel = "auto"             # auto | tcg | kvm
     [thresholds.<metric>]      # nightly only: max_ratio or min_ratio,
     max_ratio = 1.5            # and gate = false for a warning only
+    [[series]]                 # boot curves and [[goals]] (curvespec.py)
 
 A topology is a name (topologies/NAME.toml, else bench/topologies/NAME.toml)
 or a path relative to the repository.
@@ -17,14 +18,14 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import REPO
+from . import REPO, curvespec
 from .errors import BenchError
 
 VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
 ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
-              "thresholds")
+              "thresholds", "series", "goals")
 THRESHOLD_KEYS = ("max_ratio", "min_ratio")
 
 
@@ -44,6 +45,8 @@ class Sweep:
     reference: str = "stock"
     accel: str = "auto"
     thresholds: dict = field(default_factory=dict)
+    series: list = field(default_factory=list)
+    goals: list = field(default_factory=list)
 
 
 def display(path):
@@ -156,13 +159,26 @@ def load(path, known_metrics=None):
     if not isinstance(desc, str):
         raise BenchError(where, "description", "must be a string")
     sweep.description = desc
-    topos = doc.get("topologies")
-    if not isinstance(topos, list) or not topos:
+    # Without [[series]] the run list is `topologies`; with them it may
+    # be empty, the series' topologies are added after it.
+    topos = doc.get("topologies", [] if "series" in doc else None)
+    if not isinstance(topos, list):
         raise BenchError(where, "topologies",
                          "must be a non-empty array of topology names")
-    sweep.topologies = check_topologies(
-        [resolve_topology(t, where, f"topologies[{i}]")
-         for i, t in enumerate(topos)], where, "topologies")
+    topos = [resolve_topology(t, where, f"topologies[{i}]")
+             for i, t in enumerate(topos)]
+    sweep.series, needed = curvespec.series(doc.get("series", []), where,
+                                            resolve_topology)
+    for t in needed:
+        if all(t.path != have.path for have in topos):
+            topos.append(t)
+    if not topos:
+        raise BenchError(where, "topologies",
+                         "must be a non-empty array of topology names")
+    sweep.topologies = check_topologies(topos, where, "topologies")
+    sweep.goals = curvespec.goals(
+        doc.get("goals", []), where, [t.name for t in topos],
+        [s["name"] for s in sweep.series])
     if "variants" in doc:
         sweep.variants = check_variants(doc["variants"], where, "variants")
     ref = doc.get("reference", "stock")

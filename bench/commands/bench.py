@@ -9,6 +9,7 @@ _BENCH = str(Path(__file__).resolve().parents[1])
 if _BENCH not in sys.path:
     sys.path.insert(0, _BENCH)
 
+from blkscale_bench import bootcurve, bootcurve_table  # noqa: E402
 from blkscale_bench import cli, rundir, sweep, table  # noqa: E402
 from blkscale_bench.errors import BenchError  # noqa: E402
 
@@ -30,6 +31,10 @@ def add_arguments(parser):
 def print_table(run_dir):
     manifest, docs = rundir.load(run_dir)
     for line in table.lines(manifest, rundir.figures(manifest, docs)):
+        print(line)
+    spec = manifest.get("sweep") or {}
+    for line in bootcurve_table.lines(bootcurve.analyse(spec, docs),
+                                      spec.get("variants") or []):
         print(line)
     print(f"manifest: {os.path.join(run_dir, 'manifest.json')}")
 

@@ -10,6 +10,10 @@ FAKE_FACTOR     multiplies the time figures of FAKE_VARIANT (default 1)
 FAKE_VARIANT    the variant FAKE_FACTOR and FAKE_DROP apply to
 FAKE_DROP       a section to leave out, e.g. procdevices
 FAKE_LOG        file to append one line per call: argv, and signals seen
+
+A fake topology file holds only comments: `# disks = N`, and optionally
+`# boot.KEY = SECONDS` (a figure of results.json's boot section, e.g.
+wall_to_census_s) and `# census = failed` (that run's census fails).
 """
 
 import json
@@ -86,13 +90,20 @@ def results(topology, variant, disks, factor):
     }
 
 
-def disks_of(topology_path):
-    """The fake topologies say how many disks they have in a comment."""
+def comments(topology_path):
+    """{key: value} of the fake topology's `# key = value` lines."""
+    out = {}
     with open(topology_path) as f:
         for line in f:
-            if line.startswith("# disks ="):
-                return int(line.split("=")[1])
-    return 8
+            if line.startswith("#") and "=" in line:
+                key, value = line[1:].split("=", 1)
+                out[key.strip()] = value.strip()
+    return out
+
+
+def disks_of(topology_path):
+    """The fake topologies say how many disks they have in a comment."""
+    return int(comments(topology_path).get("disks", 8))
 
 
 def arg(argv, name):
@@ -130,6 +141,11 @@ def run(argv):
     factor = float(os.environ.get("FAKE_FACTOR", "1")) if targeted else 1.0
     disks = disks_of(topo_path)
     doc = results(topology, variant, disks, factor)
+    for key, value in comments(topo_path).items():
+        if key.startswith("boot."):
+            doc["boot"][key[5:]] = float(value) * factor
+        elif key == "census" and value == "failed":
+            doc["steps"][0]["verdict"] = "failed"
     drop = os.environ.get("FAKE_DROP") if targeted else None
     if drop:
         doc.pop(drop, None)
