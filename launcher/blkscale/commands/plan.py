@@ -107,7 +107,8 @@ def _describe(planned):
                   "memory_mib": topo.guest.memory_mib,
                   "variants": topo.guest.variants,
                   "cmdline": kernel_cmdline(topo),
-                  "firmware": topo.guest.firmware},
+                  "firmware": topo.guest.firmware,
+                  "uevent_helper": topo.guest.uevent_helper},
         "timeouts": vars(topo.timeouts),
         "expected": dict(topo.expected, total=topo.expected_total),
         "groups": groups,
@@ -162,7 +163,8 @@ def _text(planned, desc, all_buses):
         lines.append("  " + t["description"])
     to = desc["timeouts"]
     lines += [f"guest: {g['vcpus']} vCPUs, {g['memory_mib']} MiB, firmware "
-              f"{g['firmware']}; variants " + " ".join(g["variants"]),
+              f"{g['firmware']}, uevent helper {g['uevent_helper']}; "
+              "variants " + " ".join(g["variants"]),
               f"kernel command line: {g['cmdline']}",
               f"timeouts: boot {to['boot_s']} s, run {to['run_s']} s, "
               f"hang {to['hang_s']} s", "",

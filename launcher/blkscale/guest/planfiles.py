@@ -24,6 +24,7 @@ def plan_env(topo, run_id, variant):
         "BLKSCALE_EXPECT_SIM": str(expected["sim"]),
         "BLKSCALE_MODPROBE": topo.modprobe(),
         "BLKSCALE_SETTLE_S": str(topo.plan.settle_s),
+        "BLKSCALE_UEVENT_HELPER": topo.guest.uevent_helper,
     }
     for step, args in topo.plan.args.items():
         values[f"BLKSCALE_STEP_ARGS_{step}"] = args

@@ -19,6 +19,7 @@ class Guest:
     variants: list
     cmdline: str
     firmware: str = "qboot"
+    uevent_helper: str = "none"
 
 
 @dataclass

@@ -23,6 +23,11 @@ PARAM_PATTERN = "[a-z0-9_]{1,32}"
 FIRMWARE = ("qboot", "seabios")
 
 # fault breaks the guest on purpose: for the launcher's own tests.
+# "mdev": busybox mdev as /proc/sys/kernel/hotplug, one process per
+# uevent, as small initramfs systems run it; its cost is superlinear in
+# the number of disks that appear after /init (guest-tools/PROTOCOL.md).
+UEVENT_HELPERS = ("none", "mdev")
+
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
          "selftest", "fuzz", "fault")
 
@@ -365,6 +370,8 @@ GUEST = Table({
                      doc="appended to the kernel command line"),
     "firmware": Field(Str(choices=FIRMWARE), "qboot",
                       doc="guest firmware: qboot or seabios"),
+    "uevent_helper": Field(Str(choices=UEVENT_HELPERS), "none",
+                           doc="user-space uevent helper after /init"),
 })
 
 TIMEOUTS = Table({
