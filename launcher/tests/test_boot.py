@@ -59,7 +59,12 @@ def test_smoke(variant, tmp_path):
     doc = boot("smoke", variant, tmp_path)
     assert doc["disks"]["found"] == {"vd": 4, "sd": 4, "nullb": 0,
                                      "total": 8}
-    assert doc["boot"]["wall_s"] < 60
+    # Times are benchmark figures; here only their order is behaviour.
+    boot = doc["boot"]
+    assert 0 < boot["kernel_to_init_s"] <= boot["census_complete_s"] <= \
+        boot["guest_done_s"]
+    assert boot["wall_to_init_s"] <= boot["wall_to_census_s"] <= \
+        boot["wall_s"]
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -171,15 +171,15 @@ class _Builder:
 
     def globals(self):
         """-global for the command-line devices' most common values."""
-        self.defaults = qargv._globals(
+        self.defaults = qargv.shared_props(
             [d for d in self.layout.devices if self._on_cmdline(d)])
         for (kind, prop), value in self.defaults.items():
-            qtype, names = qargv._PROPS[kind]
+            qtype, names = qargv.DEVICE_PROPS[kind]
             self.args += ["-global", f"{qtype}.{names[prop]}={value}"]
 
     def _cmdline_props(self, dev):
-        names = qargv._PROPS[dev.group.kind][1]
-        return {names[p]: v for p, v in qargv._device_props(dev).items()
+        names = qargv.DEVICE_PROPS[dev.group.kind][1]
+        return {names[p]: v for p, v in qargv.device_props(dev).items()
                 if self.defaults[(dev.group.kind, p)] != v}
 
     def _disk_props(self, group, index):
@@ -190,7 +190,7 @@ class _Builder:
         return props
 
     def _overrides_of(self, dev):
-        props = qargv._device_props(dev)
+        props = qargv.device_props(dev)
         return [(qemu, "unsigned", str(props[ours]))
                 for ours, qemu in _OVERRIDES[dev.group.kind].items()]
 
@@ -203,7 +203,7 @@ class _Builder:
             self._address(disk, dev.bus, dev.slot)
             self._override(disk_alias(group, index), self._overrides_of(dev))
             return
-        self.args += qargv._backing(group, index, self.files,
+        self.args += qargv.backing_args(group, index, self.files,
                                     self.slices_done)
         self.args += _device("virtio-blk-pci", bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
                              **self._disk_props(group, index),
@@ -237,7 +237,7 @@ class _Builder:
                                   controller=str(self.scsi_index), bus="0",
                                   target=str(target), unit=str(lun))
                     continue
-                self.args += qargv._backing(group, index, self.files,
+                self.args += qargv.backing_args(group, index, self.files,
                                             self.slices_done)
                 self.args += _device("scsi-hd", bus=f"{alias}.0",
                                      **{"scsi-id": target, "lun": lun},

@@ -16,7 +16,7 @@ QBOOT_ROM = "/usr/share/qemu/qboot.rom"
 BASE_CMDLINE = "console=ttyS0 panic=-1 rdinit=/init"
 
 # Per device type: our property -> QEMU's property name.
-_PROPS = {
+DEVICE_PROPS = {
     "virtio_blk": ("virtio-blk-pci", {"num_queues": "num-queues",
                                       "queue_size": "queue-size",
                                       "vectors": "vectors",
@@ -85,26 +85,26 @@ def _onoff(value):
     return "on" if value else "off"
 
 
-def _device_props(dev):
+def device_props(dev):
     return {"num_queues": dev.num_queues, "queue_size": dev.queue_size,
             "vectors": dev.vectors,
             "disable_legacy": _onoff(dev.group.disable_legacy)}
 
 
-def _globals(devices):
+def shared_props(devices):
     """The most common value of each property, per device type."""
     chosen = {}
-    for kind, (qtype, names) in _PROPS.items():
+    for kind, (qtype, names) in DEVICE_PROPS.items():
         of_kind = [d for d in devices if d.group.kind == kind]
         if not of_kind:
             continue
         for prop in names:
-            counts = Counter(_device_props(d)[prop] for d in of_kind)
+            counts = Counter(device_props(d)[prop] for d in of_kind)
             chosen[(kind, prop)] = counts.most_common(1)[0][0]
     return chosen
 
 
-def _backing(group, index, files, slices_done):
+def backing_args(group, index, files, slices_done):
     """-blockdev arguments for one disk (and its group's slice file)."""
     node = node_name(group, index)
     if group.backing == "null":
@@ -157,9 +157,9 @@ def build_argv(planned, files, variant, accel, qemu):
              "-device", "virtserialport,bus=results-bus.0,chardev=results,"
              f"name={RESULTS_PORT}"]
 
-    defaults = _globals(layout.devices)
+    defaults = shared_props(layout.devices)
     for (kind, prop), value in defaults.items():
-        qtype, names = _PROPS[kind]
+        qtype, names = DEVICE_PROPS[kind]
         argv += ["-global", f"{qtype}.{names[prop]}={value}"]
 
     for bus in layout.bridges:
@@ -170,13 +170,13 @@ def build_argv(planned, files, variant, accel, qemu):
     slices_done = set()
     for dev in layout.devices:
         group = dev.group
-        qtype, names = _PROPS[group.kind]
+        qtype, names = DEVICE_PROPS[group.kind]
         props = "".join(f",{names[p]}={v}"
-                        for p, v in _device_props(dev).items()
+                        for p, v in device_props(dev).items()
                         if defaults[(group.kind, p)] != v)
         place = f"bus={dev.bus.qemu_id},addr={dev.slot:#x}"
         if group.kind == "virtio_blk":
-            argv += _backing(group, dev.index, files, slices_done)
+            argv += backing_args(group, dev.index, files, slices_done)
             argv += ["-device", f"{qtype},{place},"
                      f"drive={node_name(group, dev.index)},"
                      f"serial={disk_serial(group, dev.index)}"
@@ -188,7 +188,7 @@ def build_argv(planned, files, variant, accel, qemu):
         for target in range(group.targets):
             for lun in range(group.luns):
                 index = first + target * group.luns + lun
-                argv += _backing(group, index, files, slices_done)
+                argv += backing_args(group, index, files, slices_done)
                 argv += ["-device", f"scsi-hd,bus={ctrl}.0,scsi-id={target},"
                          f"lun={lun},drive={node_name(group, index)},"
                          f"serial={disk_serial(group, index)}{_share(group)}"]
