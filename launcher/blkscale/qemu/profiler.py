@@ -130,7 +130,7 @@ class GuestProfiler:
         except QmpError:
             self.errors += 1
 
-    def summary(self, top=25, windows=10):
+    def summary(self, top=100, windows=10):
         kernel = [s for s in self.samples if s[3] == "kernel"]
         states = Counter(s[3] for s in self.samples)
         own = Counter(s[4] for s in kernel)
@@ -167,18 +167,18 @@ class GuestProfiler:
         }
 
 
-def render_text(doc):
-    """The profile as a page a person reads."""
+def render_text(doc, top=30):
+    """The profile as a page a person reads (profile.json has more rows)."""
     kernel = doc["states"].get("kernel", 0)
     lines = [f"guest kernel profile: {doc['samples']} vCPU samples every "
              f"{doc['interval_s']} s; " + ", ".join(
                  f"{k} {v}" for k, v in sorted(doc["states"].items())),
              "", "self (RIP in):"]
-    for row in doc["self"]:
+    for row in doc["self"][:top]:
         share = 100.0 * row["samples"] / kernel if kernel else 0
         lines.append(f"  {share:5.1f}%  {row['samples']:6d}  {row['symbol']}")
     lines += ["", "inclusive (function on the sampled stack):"]
-    for row in doc["inclusive"]:
+    for row in doc["inclusive"][:top]:
         share = 100.0 * row["samples"] / kernel if kernel else 0
         lines.append(f"  {share:5.1f}%  {row['samples']:6d}  {row['symbol']}")
     lines += ["", "timeline (host seconds since QEMU start):"]
