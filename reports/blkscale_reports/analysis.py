@@ -3,7 +3,7 @@ tables, the fitted models and the data behind each plot."""
 
 from dataclasses import dataclass, field
 
-from . import fit, series
+from . import bootcurve, fit, series
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -19,6 +19,8 @@ class Analysis:
     boot: dict = field(default_factory=dict)       # (key, variant) -> Choice
     memory: dict = field(default_factory=dict)     # (key, variant) -> Choice
     curve_topology: dict = field(default_factory=dict)  # section -> name
+    section_plots: dict = field(default_factory=dict)   # section -> [ids]
+    bootcurve: object = None       # the bench's BootCurve, or None
 
 
 def pick_topology(run, section):
@@ -338,6 +340,7 @@ def analyse(run):
     if topo:
         a.tables["procdevices"] = _procdev_table(run, topo)
     _boot(run, a)
+    a.bootcurve = bootcurve.analyse(run, a)
     _memory(run, a)
     a.tables["io"] = _io_table(run)
     _plan(run, a)

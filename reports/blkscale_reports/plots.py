@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from . import analysis, series  # noqa: E402
+from . import analysis, bootcurve, series  # noqa: E402
 from .series import get, num  # noqa: E402
 
 DPI = 100
@@ -205,6 +205,58 @@ def memory(a, out_dir):
     return _save(fig, out_dir, "memory.png")
 
 
+# Boot curve: colour and marker by variant; the curve's role by line.
+ROLE_LINES = {"curve": "-", "after": "-", "before": "--"}
+
+
+def _bootcurve_series(a, s, out_dir):
+    """One series: seconds (left) and ms per disk (right) against disks,
+    every curve of every variant on the same axes."""
+    result = a.bootcurve
+    curves = [c for c in result.curves if c.series == s["name"] and
+              c.points]
+    if not curves:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
+    for c in curves:
+        color, marker = _style(a.run, c.variant)
+        xs = [p.disks for p in c.points]
+        label = f"{c.variant}: {bootcurve.curve_label(c)}"
+        fill = "none" if c.role == "before" else color
+        for ax, ys in ((axes[0], [p.seconds for p in c.points]),
+                       (axes[1], [p.per_disk_ms for p in c.points])):
+            ax.plot(xs, ys, linestyle=ROLE_LINES[c.role], marker=marker,
+                    color=color, markerfacecolor=fill, label=label)
+    axes[0].set_ylabel("seconds, QEMU start to census")
+    axes[1].set_ylabel("ms per disk")
+    top_x = max(p.disks for c in curves for p in c.points)
+    tops = (max(p.seconds for c in curves for p in c.points),
+            max(p.per_disk_ms for c in curves for p in c.points))
+    for ax, top in zip(axes, tops):
+        ax.set_xlabel("disks")
+        ax.set_xlim(0, top_x * 1.05)
+        ax.set_ylim(0, top * 1.1)
+        ax.grid(True, linewidth=0.3)
+        ax.legend(fontsize=8)
+    fig.suptitle(f"Boot curve: {s['name']}"
+                 + (f" ({s['title']})" if s.get("title") else ""))
+    return _save(fig, out_dir, f"{bootcurve.plot_id(s['name'])}.png")
+
+
+def bootcurves(a, out_dir):
+    """{plot id: (file name or None, alt text)}, one per series."""
+    if a.bootcurve is None:
+        return {}
+    out = {}
+    for s in a.bootcurve.series:
+        alt = (f"Boot curve {s['name']}: disks against seconds to census "
+               "and ms per disk, each variant"
+               + (", before and after" if len(s["curves"]) > 1 else ""))
+        out[bootcurve.plot_id(s["name"])] = (
+            _bootcurve_series(a, s, out_dir), alt)
+    return out
+
+
 PLOTS = [
     ("capacity", capacity, "Dynamic major capacity, stock and patched"),
     ("major_cost", major_cost, "Register and lookup cost against "
@@ -219,4 +271,6 @@ PLOTS = [
 
 def draw_all(a, out_dir):
     """{plot id: (file name or None, alt text)}"""
-    return {pid: (func(a, out_dir), alt) for pid, func, alt in PLOTS}
+    drawn = {pid: (func(a, out_dir), alt) for pid, func, alt in PLOTS}
+    drawn.update(bootcurves(a, out_dir))
+    return drawn

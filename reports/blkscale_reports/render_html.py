@@ -8,7 +8,7 @@ headless-browser test that reads data-images-broken on <body>.
 import html
 
 from . import meta
-from .sections import SECTIONS
+from .sections import SECTIONS, plot_ids
 
 STYLE = """
 body { font-family: sans-serif; margin: 2em auto; max-width: 75em;
@@ -80,8 +80,8 @@ def render(a, plots):
     for sid, stitle, plot, tables, intro in SECTIONS:
         body.append(f'<section id="{sid}"><h2>{_e(stitle)}</h2>')
         body.append(f"<p>{_e(intro)}</p>")
-        if plot:
-            name, alt = plots.get(plot, (None, ""))
+        for pid in plot_ids(a, sid, plot):
+            name, alt = plots.get(pid, (None, ""))
             if name:
                 body.append(f'<figure><img src="{_e(name)}" alt="{_e(alt)}">'
                             f"<figcaption>{_e(alt)}</figcaption></figure>")

@@ -1,7 +1,7 @@
 """report.md: the same sections and tables as the page, in Markdown."""
 
 from . import meta
-from .sections import SECTIONS
+from .sections import SECTIONS, plot_ids
 
 
 def _cell(text):
@@ -28,8 +28,8 @@ def render(a, plots):
     out += [f"- {k}: `{v}`" for k, v in meta.lines(run)] + [""]
     for sid, title, plot, tables, intro in SECTIONS:
         out += [f"## {title}", "", intro, ""]
-        if plot:
-            name, alt = plots.get(plot, (None, ""))
+        for pid in plot_ids(a, sid, plot):
+            name, alt = plots.get(pid, (None, ""))
             out += [f"![{alt}]({name})" if name else
                     "No plot: this run has no data for it.", ""]
         if sid in a.notes:

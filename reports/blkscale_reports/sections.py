@@ -1,5 +1,7 @@
 """The page's sections, in order, shared by the HTML and Markdown output:
-(id, title, plot id or None, table ids, one sentence on what it shows)."""
+(id, title, plot id or None, table ids, one sentence on what it shows).
+A section may also draw plots that depend on the run (one per boot curve
+series): the analysis lists them in section_plots."""
 
 SECTIONS = [
     ("runs", "Runs", None, ["runs", "census"],
@@ -19,6 +21,12 @@ SECTIONS = [
      ["boot_fits", "boot_points"],
      "Guest time from kernel start until every disk is there, with the "
      "least-squares model chosen by residual error and its extrapolation."),
+    ("bootcurve", "Boot curve", None,
+     ["bootcurve_points", "bootcurve_growth", "bootcurve_ratios",
+      "bootcurve_goals"],
+     "Disks against boot-to-census time and per-disk cost for each series "
+     "of the sweep, before and after on the same axes, and the sweep's "
+     "goals judged from this run."),
     ("memory", "Memory per disk", "memory", ["memory", "memory_fits"],
      "Guest slab and RAM in use, and host QEMU resident memory, against "
      "the number of disks; the slope is what one more disk costs."),
@@ -29,3 +37,8 @@ SECTIONS = [
      "What 1000, 4000, 5000 and 10000 disks should cost according to the "
      "models above, with the models' error on the measured points."),
 ]
+
+
+def plot_ids(a, sid, plot):
+    """The plots a section shows: its fixed one, then the run's own."""
+    return ([plot] if plot else []) + a.section_plots.get(sid, [])

@@ -15,7 +15,8 @@ from blkscale_reports.errors import ReportError  # noqa: E402
 NAME = "report"
 HELP = ("Write RUN_DIR/report/: index.html, report.md and PNG plots "
         "(major capacity, register/lookup cost, /proc/devices, boot time "
-        "model, memory per disk, fio/LVM, capacity planning) from a sweep "
+        "model, boot curve and goals, memory per disk, fio/LVM, capacity "
+        "planning) from a sweep "
         "(results/<run>/manifest.json) or a launcher run "
         "(results/<run>/summary.json).")
 

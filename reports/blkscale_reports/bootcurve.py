@@ -1,0 +1,115 @@
+"""The "Boot curve" section: the sweep's [[series]] and [[goals]] as
+tables.  The numbers come from the bench's own computation
+(bench/blkscale_bench/bootcurve.py), so that the page and the sweep's
+closing table can never disagree."""
+
+import sys
+
+from . import REPO
+from .table import Table, fmt
+
+if str(REPO / "bench") not in sys.path:
+    sys.path.insert(0, str(REPO / "bench"))
+
+from blkscale_bench import bootcurve as curve  # noqa: E402
+
+SECTION = "bootcurve"
+
+
+def plot_id(series_name):
+    return f"bootcurve-{series_name}"
+
+
+def curve_label(c):
+    return c.label if c.role == "curve" else f"{c.role}: {c.label}"
+
+
+def _points(result):
+    t = Table("bootcurve_points", "Boot curve: measured points",
+              ["Series", "Curve", "Variant", "Disks", "Topology",
+               "Boot to census (s)", "Figure", "Per disk (ms)"])
+    for c in result.curves:
+        for p in c.points:
+            t.rows.append([c.series, curve_label(c), c.variant, fmt(p.disks),
+                           p.topology, fmt(p.seconds, 2), p.figure,
+                           fmt(p.per_disk_ms, 2)])
+    return t
+
+
+def _growth(result):
+    t = Table("bootcurve_growth", "Per-disk cost along each curve",
+              ["Series", "Curve", "Variant", "Points measured",
+               "Fewest disks", "Most disks", "Per disk at fewest (ms)",
+               "Per disk at most (ms)", "Most / fewest"])
+    for c in result.curves:
+        first = c.points[0] if c.points else None
+        last = c.points[-1] if c.points else None
+        t.rows.append([c.series, curve_label(c), c.variant,
+                       f"{len(c.points)} of {len(c.topologies)}",
+                       fmt(first.disks if first else None),
+                       fmt(last.disks if last else None),
+                       fmt(first.per_disk_ms if first else None, 2),
+                       fmt(last.per_disk_ms if last else None, 2),
+                       "-" if c.growth is None else f"{c.growth:.2f}x"])
+    return t
+
+
+def _ratios(result):
+    t = Table("bootcurve_ratios", "Before against after at each disk count",
+              ["Series", "Variant", "Disks", "Before", "Before (s)", "After",
+               "After (s)", "Before / after"])
+    labels = {s["name"]: {c["role"]: c["label"] for c in s["curves"]}
+              for s in result.series}
+    for r in result.ratios:
+        t.rows.append([r.series, r.variant, fmt(r.disks),
+                       labels[r.series]["before"], fmt(r.before.seconds, 2),
+                       labels[r.series]["after"], fmt(r.after.seconds, 2),
+                       "-" if r.ratio is None else f"{r.ratio:.2f}x"])
+    return t
+
+
+def _value(v):
+    if v.value is None:
+        return "-"
+    return f"{v.value:.2f} s" if v.unit == "s" else f"{v.value:.2f}x"
+
+
+def _goals(result):
+    t = Table("bootcurve_goals", "Goals",
+              ["Goal", "Variant", "Figure used", "Value", "Limit",
+               "Verdict"])
+    for v in result.verdicts:
+        limit = v.goal["max"]
+        t.rows.append([v.goal["name"], v.variant, v.figure, _value(v),
+                       f"{limit:g} s" if v.unit == "s" else f"{limit:g}x",
+                       v.verdict])
+    return t
+
+
+def analyse(run, a):
+    """Fill the section's tables, notes and plot list into the analysis;
+    returns the bench's BootCurve (None for a run without a sweep)."""
+    sweep = (run.meta or {}).get("sweep") if run.layout == "sweep" else None
+    if not sweep or not (sweep.get("series") or sweep.get("goals")):
+        a.notes[SECTION] = (
+            "This run names no boot curve: a sweep file with [[series]] "
+            "and [[goals]] makes one (bench/sweeps/bootcurve.toml).")
+        return None
+    docs = {(e.topology, e.variant): e.doc for e in run.with_results()}
+    result = curve.analyse(sweep, docs)
+    if result.series:
+        a.tables["bootcurve_points"] = _points(result)
+        a.tables["bootcurve_growth"] = _growth(result)
+        if any(c["role"] == "before" for s in result.series
+               for c in s["curves"]):
+            a.tables["bootcurve_ratios"] = _ratios(result)
+    if result.verdicts:
+        a.tables["bootcurve_goals"] = _goals(result)
+    a.section_plots[SECTION] = [plot_id(s["name"]) for s in result.series]
+    a.notes[SECTION] = (
+        f"Boot to census is {curve.WALL}, the host's time from QEMU's start "
+        "until the census record arrived (firmware, kernel, probing and "
+        f"settling all count); a run without it uses {curve.GUEST}, the "
+        "guest's uptime, and the Figure column says so. Per disk is that "
+        "time divided by the disks found.")
+    return result
