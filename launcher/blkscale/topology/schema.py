@@ -24,8 +24,8 @@ FIRMWARE = ("qboot", "seabios")
 
 # fault breaks the guest on purpose: for the launcher's own tests.
 # "mdev": busybox mdev as /proc/sys/kernel/hotplug, one process per
-# uevent, as small initramfs systems run it; its cost is superlinear in
-# the number of disks that appear after /init (guest-tools/PROTOCOL.md).
+# uevent, as small initramfs systems run it: disks that appear after /init
+# cost 3-4 times as much, linearly (bench/sweeps/bootcurve.toml).
 UEVENT_HELPERS = ("none", "mdev")
 
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
