@@ -10,7 +10,7 @@ import os
 
 from . import BENCH
 from .errors import BenchError
-from .manifest import write_json_atomic
+from blkscale.run.results import write_json_atomic
 
 SCHEMA = {"name": "blkscale-baseline", "version": 1}
 DEFAULT_DIR = BENCH / "baselines"

@@ -5,6 +5,8 @@ import datetime
 import os
 import subprocess
 
+from blkscale.hostfacts import host_cpu
+
 from . import REPO
 
 
@@ -36,17 +38,6 @@ def qemu_version():
     qemu = os.environ.get("BLKSCALE_QEMU", "qemu-system-x86_64")
     out = _output([qemu, "--version"])
     return out.splitlines()[0].strip() if out else None
-
-
-def host_cpu():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return None
 
 
 def build_dir():

@@ -6,29 +6,11 @@ leaves a readable manifest (status "running" then means it never ended).
 
 import json
 import os
-import tempfile
+
+from blkscale.run.results import write_json_atomic
 
 SCHEMA = {"name": "blkscale-sweep", "version": 1}
 FILENAME = "manifest.json"
-
-
-def write_json_atomic(path, data):
-    directory = os.path.dirname(os.fspath(path)) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
 
 
 class Manifest:

@@ -12,6 +12,8 @@ import pytest
 REPO = Path(__file__).resolve().parents[2]
 FAKE_LAUNCHER = Path(__file__).resolve().parent / "fake_launcher.py"
 sys.path.insert(0, str(REPO / "bench"))
+# The bench runs inside the blkscale command: the launcher's package is there.
+sys.path.insert(0, str(REPO / "launcher"))
 
 
 class BenchEnv:

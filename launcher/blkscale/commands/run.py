@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import paths, topology
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
+from ..hostfacts import host_cpu
 from ..libvirt import domain_xml
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
@@ -116,17 +117,6 @@ def _libvirt_ready(uri, planned):
     domain.check_command_line(planned, uri)
 
 
-def _host_cpu():
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
-
-
 def _kernel_nr_cpus(variant):
     config = paths.kernel_dir(variant) / "config"
     try:
@@ -199,7 +189,7 @@ def main(args):
             if accel == "kvm":
                 planned = topology.prepare(args.topology, accel="kvm")
             _raise_fd_limit(planned.resources.fds)
-            opts = Options(qemu, accel, version, _host_cpu(),
+            opts = Options(qemu, accel, version, host_cpu(),
                            args.show_command, progress, args.backend,
                            args.libvirt_uri, args.profile or 0.0)
             for variant in variants:
