@@ -99,17 +99,18 @@ def lower_fd_limit():
     resource.setrlimit(resource.RLIMIT_NOFILE, (200, 200))
 
 
-def test_fd_limit_refuses_sparse_files(tmp_path, fake_env):
+@pytest.mark.parametrize("backing", ["sparse", "slice"])
+def test_fd_limit_refuses_file_backed_disks(backing, tmp_path, fake_env):
     topo = tmp_path / "fds.toml"
     topo.write_text('[guest]\nmemory_mib = 2048\n[[virtio_blk]]\nid = "b"\n'
-                    'count = 150\nbacking = "sparse"\n')
+                    f'count = 150\nbacking = "{backing}"\n')
     out = run_cli("validate", topo, env=fake_env, preexec_fn=lower_fd_limit)
     assert out.returncode == 2
     assert out.stderr == (f"{topo}: virtio_blk[0].backing: QEMU would need "
                           "214 file descriptors; the hard limit (ulimit -Hn) "
-                          "is 200: use slice backing (one file per group) or "
+                          "is 200: use null backing for some groups or "
                           "raise the limit\n")
-    topo.write_text(topo.read_text().replace("sparse", "slice"))
+    topo.write_text(topo.read_text().replace(backing, "null"))
     out = run_cli("validate", topo, env=fake_env, preexec_fn=lower_fd_limit)
     assert out.returncode == 0, out.stderr
 

@@ -232,8 +232,8 @@ def test_paths_in_qemu_option_lists_double_their_commas(tmp_path):
     path.write_text(PATH_TOPO)
     planned = topology.prepare(path)
     argv = qargv.build_argv(planned, hostile_files(), "stock", "tcg", "qemu")
-    # console, QMP, results, 3 + 2 sparse disks, one slice file
-    assert check_option_lists(argv) == 9
+    # console, QMP, results; 3 + 2 sparse disks; a file node per slice (2)
+    assert check_option_lists(argv) == 10
     # plain arguments stay as they are
     assert argv[argv.index("-initrd") + 1] == f"{HOSTILE_DIR}/initrd.cpio"
     assert argv[argv.index("-kernel") + 1] == "/b,b/bzImage"

@@ -88,7 +88,6 @@ class _Builder:
         self.args = []
         self.overrides = []         # (alias, [(name, type, value)])
         self.bus_index = {}         # id(bus) -> libvirt controller index
-        self.slices_done = set()
         self.scsi_index = 0
         self.scsi_disk = 0
         self.defaults = {}          # (kind, prop) -> value, from -global
@@ -203,8 +202,7 @@ class _Builder:
             self._address(disk, dev.bus, dev.slot)
             self._override(disk_alias(group, index), self._overrides_of(dev))
             return
-        self.args += qargv.backing_args(group, index, self.files,
-                                    self.slices_done)
+        self.args += qargv.backing_args(group, index, self.files)
         self.args += _device("virtio-blk-pci", bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
                              **self._disk_props(group, index),
                              **self._cmdline_props(dev))
@@ -237,8 +235,7 @@ class _Builder:
                                   controller=str(self.scsi_index), bus="0",
                                   target=str(target), unit=str(lun))
                     continue
-                self.args += qargv.backing_args(group, index, self.files,
-                                            self.slices_done)
+                self.args += qargv.backing_args(group, index, self.files)
                 self.args += _device("scsi-hd", bus=f"{alias}.0",
                                      **{"scsi-id": target, "lun": lun},
                                      **self._disk_props(group, index))

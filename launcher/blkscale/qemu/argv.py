@@ -104,8 +104,13 @@ def shared_props(devices):
     return chosen
 
 
-def backing_args(group, index, files, slices_done):
-    """-blockdev arguments for one disk (and its group's slice file)."""
+def backing_args(group, index, files):
+    """-blockdev arguments for one disk.
+
+    A slice gets a file node of its own on the group's file: with one node
+    shared by every slice, each new parent re-checks the permissions of all
+    the others, and 2000 slices took 174 s to start instead of 1.4 s.
+    """
     node = node_name(group, index)
     if group.backing == "null":
         return ["-blockdev", f"driver=null-co,node-name={node},"
@@ -113,14 +118,11 @@ def backing_args(group, index, files, slices_done):
     if group.backing == "sparse":
         return ["-blockdev", f"driver=file,node-name={node},"
                 f"filename={opt_value(sparse_path(files, group, index))}"]
-    args = []
-    if group.id not in slices_done:
-        slices_done.add(group.id)
-        args += ["-blockdev", f"driver=file,node-name=f-{group.id},"
-                 f"filename={opt_value(slice_path(files, group))}"]
-    return args + ["-blockdev", f"driver=raw,node-name={node},"
-                   f"file=f-{group.id},offset={index * group.size_bytes},"
-                   f"size={group.size_bytes}"]
+    return ["-blockdev", f"driver=file,node-name=f-{node},"
+            f"filename={opt_value(slice_path(files, group))}",
+            "-blockdev", f"driver=raw,node-name={node},"
+            f"file=f-{node},offset={index * group.size_bytes},"
+            f"size={group.size_bytes}"]
 
 
 def _share(group):
@@ -167,7 +169,6 @@ def build_argv(planned, files, variant, accel, qemu):
                  f"bus={bus.parent.qemu_id},addr={bus.slot:#x},"
                  f"chassis_nr={bus.chassis},shpc=off"]
 
-    slices_done = set()
     for dev in layout.devices:
         group = dev.group
         qtype, names = DEVICE_PROPS[group.kind]
@@ -176,7 +177,7 @@ def build_argv(planned, files, variant, accel, qemu):
                         if defaults[(group.kind, p)] != v)
         place = f"bus={dev.bus.qemu_id},addr={dev.slot:#x}"
         if group.kind == "virtio_blk":
-            argv += backing_args(group, dev.index, files, slices_done)
+            argv += backing_args(group, dev.index, files)
             argv += ["-device", f"{qtype},{place},"
                      f"drive={node_name(group, dev.index)},"
                      f"serial={disk_serial(group, dev.index)}"
@@ -188,7 +189,7 @@ def build_argv(planned, files, variant, accel, qemu):
         for target in range(group.targets):
             for lun in range(group.luns):
                 index = first + target * group.luns + lun
-                argv += backing_args(group, index, files, slices_done)
+                argv += backing_args(group, index, files)
                 argv += ["-device", f"scsi-hd,bus={ctrl}.0,scsi-id={target},"
                          f"lun={lun},drive={node_name(group, index)},"
                          f"serial={disk_serial(group, index)}{_share(group)}"]

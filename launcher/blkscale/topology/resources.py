@@ -197,13 +197,11 @@ def _io_space(topo, layout, res):
 
 
 def _fds(topo, layout, res, accel):
-    """One descriptor per sparse file, per slice file; KVM adds eventfds."""
+    """One descriptor per file-backed disk; KVM adds eventfds."""
     fds = QEMU_BASE_FDS
     for g in topo.pci_groups:
-        if g.backing == "sparse":
+        if g.backing in ("sparse", "slice"):
             fds += g.disks
-        elif g.backing == "slice":
-            fds += 1
     if accel == "kvm":
         # ioeventfd per virtqueue and irqfd per vector.
         fds += sum(d.num_queues + d.vectors for d in layout.devices)
@@ -211,13 +209,14 @@ def _fds(topo, layout, res, accel):
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     res.fd_limit = hard if hard != resource.RLIM_INFINITY else 1 << 30
     if fds > res.fd_limit:
-        group = max((g for g in topo.pci_groups if g.backing == "sparse"),
+        group = max((g for g in topo.pci_groups
+                     if g.backing in ("sparse", "slice")),
                     key=lambda g: g.disks, default=None)
         field_ = f"{group.field}.backing" if group else "guest.vcpus"
         raise TopologyError(topo.path, field_, f"QEMU would need {fds} file "
                             "descriptors; the hard limit (ulimit -Hn) is "
-                            f"{res.fd_limit}: use slice backing (one file per "
-                            "group) or raise the limit")
+                            f"{res.fd_limit}: use null backing for some "
+                            "groups or raise the limit")
 
 
 def initramfs_bytes(variants):
