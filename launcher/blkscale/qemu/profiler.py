@@ -115,8 +115,8 @@ class GuestProfiler:
                 if cpl == 3:
                     self.samples.append((t, phase, cpu, "user", None, ()))
                     continue
-                if not self.symbols.is_text(rip):
-                    # Firmware, or module text (not in System.map).
+                if self.symbols.name(rip) is None:
+                    # Firmware, module text (not in System.map), or data.
                     self.samples.append((t, phase, cpu, "other", None, ()))
                     continue
                 dump = hmp(f"x /{STACK_WORDS}gx 0x{rsp:x}", cpu)
