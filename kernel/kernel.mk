@@ -12,7 +12,7 @@ KERNEL_DEPS_debug := $(KERNEL_DEPS_patched) kernel/configs/debug.config
 .PHONY: kernel kernel-debug check-series
 kernel: $(foreach v,stock patched,$(KERNEL_OUT)/$(v)/bzImage) ## Build the stock and patched kernels (bzImage + modules)
 
-kernel-debug: $(KERNEL_OUT)/debug/bzImage ## Build the debug variant (patched + lockdep, KASAN, kmemleak)
+kernel-debug: $(KERNEL_OUT)/debug/bzImage ## Build the debug variant (patched + lockdep, DEBUG_LIST, SLUB debugging, kmemleak)
 
 # A variant is rebuilt only when its scripts, config fragments or patches
 # change; kbuild then recompiles only what they affect.
