@@ -12,23 +12,11 @@ sweep's closing table and by the report: both read the same numbers.
 
 from dataclasses import dataclass, field
 
+from .metrics import lookup, number
+
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"
 PASS, FAIL = "PASS", "FAIL"
-
-
-def _get(doc, *keys):
-    for key in keys:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
-
-
-def _number(value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
 
 
 def _census_ok(doc):
@@ -43,7 +31,7 @@ def boot_to_census(doc):
     if not _census_ok(doc):
         return None, None
     for figure in (WALL, GUEST):
-        value = _number(_get(doc, "boot", figure))
+        value = number(lookup(doc, "boot", figure))
         if value is not None:
             return value, figure
     return None, None
@@ -125,7 +113,7 @@ def _points(topologies, variant, docs):
     points = []
     for topo in topologies:
         doc = docs.get((topo, variant))
-        disks = _number(_get(doc, "disks", "found", "total"))
+        disks = number(lookup(doc, "disks", "found", "total"))
         seconds, figure = boot_to_census(doc)
         if disks and seconds is not None:
             points.append(Point(topo, disks, seconds, figure))
@@ -142,7 +130,7 @@ def _judge_topology(goal, variant, docs):
     topo, figure = goal["topology"], goal["figure"]
     doc = docs.get((topo, variant))
     if figure == "qemu_start_s":
-        value = _number(_get(doc, "boot", "qemu_start_s"))
+        value = number(lookup(doc, "boot", "qemu_start_s"))
         used = f"qemu_start_s of {topo}"
     else:
         value, name = boot_to_census(doc)

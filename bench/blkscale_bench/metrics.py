@@ -25,7 +25,8 @@ import statistics
 from dataclasses import dataclass
 
 
-def _get(doc, *keys):
+def lookup(doc, *keys):
+    """doc[k1][k2]..., or None where a level is missing."""
     for key in keys:
         if not isinstance(doc, dict):
             return None
@@ -33,7 +34,8 @@ def _get(doc, *keys):
     return doc
 
 
-def _number(value):
+def number(value):
+    """value if it is an int or float (not a bool), else None."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return value
@@ -47,18 +49,18 @@ def _step_ok(doc, name):
 
 
 def _curve_p50(doc, curve):
-    points = _get(doc, "majors", "block", curve)
+    points = lookup(doc, "majors", "block", curve)
     values = [p.get("p50_ns") for p in points or [] if isinstance(p, dict)]
-    values = [v for v in values if _number(v) is not None]
+    values = [v for v in values if number(v) is not None]
     return statistics.median(values) if values else None
 
 
 def _register_growth(doc):
     """Median register p50 of the last four buckets over the first four:
     how much a registration slows down as majors fill up (within a run)."""
-    points = _get(doc, "majors", "block", "register") or []
+    points = lookup(doc, "majors", "block", "register") or []
     values = [p.get("p50_ns") for p in points if isinstance(p, dict)]
-    values = [v for v in values if _number(v) is not None]
+    values = [v for v in values if number(v) is not None]
     if len(values) < 8:
         return None
     head = statistics.median(values[:4])
@@ -66,20 +68,20 @@ def _register_growth(doc):
 
 
 def _procdev_point(doc, registered, key):
-    points = _get(doc, "procdevices", "points") or []
+    points = lookup(doc, "procdevices", "points") or []
     points = [p for p in points if isinstance(p, dict)]
     if not points:
         return None
     if registered == "max":
-        return _number(points[-1].get(key))
+        return number(points[-1].get(key))
     for p in points:
         if p.get("registered") == registered:
-            return _number(p.get(key))
+            return number(p.get(key))
     return None
 
 
 def _procdev_verified(doc):
-    points = _get(doc, "procdevices", "points")
+    points = lookup(doc, "procdevices", "points")
     if not points:
         return None
     return 1 if all(p.get("verified") is True for p in points) else 0
@@ -88,7 +90,7 @@ def _procdev_verified(doc):
 def _census_s(doc):
     if not _step_ok(doc, "census"):
         return None
-    return _number(_get(doc, "boot", "census_complete_s"))
+    return number(lookup(doc, "boot", "census_complete_s"))
 
 
 def _steps_failed(doc):
@@ -99,15 +101,15 @@ def _steps_failed(doc):
 
 
 def _per_disk(doc, value):
-    found = _number(_get(doc, "disks", "found", "total"))
-    value = _number(value)
+    found = number(lookup(doc, "disks", "found", "total"))
+    value = number(value)
     if not found or value is None:
         return None
     return value / found
 
 
 def _lvm_ok(doc):
-    ok = _get(doc, "lvm", "ok")
+    ok = lookup(doc, "lvm", "ok")
     return None if ok is None else int(ok is True)
 
 
@@ -142,25 +144,25 @@ CROSS_TIME = 2.0
 M = Metric
 METRICS = [
     M("disks_found", "disks found", "disks",
-      lambda d: _number(_get(d, "disks", "found", "total")), "lower", 1.0,
+      lambda d: number(lookup(d, "disks", "found", "total")), "lower", 1.0,
       summary=True),
     M("steps_failed", "guest steps failed", "steps", _steps_failed,
       "higher", 1.0, summary=True),
     M("kernel_to_init_s", "boot: kernel start to init", "s",
-      lambda d: _number(_get(d, "boot", "kernel_to_init_s")), "higher",
+      lambda d: number(lookup(d, "boot", "kernel_to_init_s")), "higher",
       TIME_WARN, gate=False, cross=CROSS_TIME, summary=True, digits=2),
     M("census_complete_s", "boot: kernel start to census complete", "s",
       _census_s, "higher", TIME_WARN, gate=False, cross=CROSS_TIME,
       summary=True, digits=2),
     M("block_dynamic_capacity", "dynamic block majors", "majors",
-      lambda d: _number(_get(d, "majors", "block", "dynamic_capacity")),
+      lambda d: number(lookup(d, "majors", "block", "dynamic_capacity")),
       "lower", 1.0, cross=1.0, summary=True),
     M("char_dynamic_capacity", "dynamic char majors", "majors",
-      lambda d: _number(_get(d, "majors", "char", "dynamic_capacity")),
+      lambda d: number(lookup(d, "majors", "char", "dynamic_capacity")),
       "lower", 1.0, summary=True),
     M("block_static_collisions", "dynamic majors assigned in devices.txt",
       "majors",
-      lambda d: _number(_get(d, "majors", "block", "static_collisions",
+      lambda d: number(lookup(d, "majors", "block", "static_collisions",
                              "count")), "higher", 1.0, summary=True),
     M("register_p50_ns", "register_blkdev median cost", "ns",
       lambda d: _curve_p50(d, "register"), "higher", TIME_WARN, gate=False,
@@ -185,18 +187,18 @@ METRICS = [
     M("procdevices_verified", "/proc/devices lists what is registered",
       "bool", _procdev_verified, "lower", 1.0),
     M("guest_slab_kib_per_disk", "guest slab per disk", "KiB",
-      lambda d: _number(_get(d, "memory", "guest_slab_kib_per_disk")),
+      lambda d: number(lookup(d, "memory", "guest_slab_kib_per_disk")),
       "higher", 1.25, cross=1.1, summary=True, digits=1),
     M("qemu_rss_kib_per_disk", "QEMU peak RSS per disk", "KiB",
-      lambda d: _per_disk(d, _get(d, "memory", "qemu_peak_rss_kib")),
+      lambda d: _per_disk(d, lookup(d, "memory", "qemu_peak_rss_kib")),
       "higher", 1.25, summary=True, digits=1),
     M("fio_failed", "fio disks failed", "disks",
-      lambda d: _number(_get(d, "fio", "failed")), "higher", 1.0,
+      lambda d: number(lookup(d, "fio", "failed")), "higher", 1.0,
       summary=True),
     M("lvm_ok", "LVM volume built and verified", "bool", _lvm_ok, "lower",
       1.0, summary=True),
     M("lvm_pvcreate_s", "pvcreate time", "s",
-      lambda d: _number(_get(d, "lvm", "pvcreate_s")), "higher", TIME_WARN,
+      lambda d: number(lookup(d, "lvm", "pvcreate_s")), "higher", TIME_WARN,
       gate=False, digits=2),
 ]
 BY_NAME = {m.name: m for m in METRICS}
