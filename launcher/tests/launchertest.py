@@ -5,6 +5,7 @@ conftest.py, and `from conftest import ...` would find whichever was
 imported first when pytest collects them together.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -55,3 +56,22 @@ def pid_alive(pid):
 
 def all_files(root):
     return sorted(str(p.relative_to(root)) for p in Path(root).rglob("*"))
+
+
+def boot_results(out, results, run_id, variant, tmp):
+    """results.json of a real boot that must have succeeded, checked for
+    what every successful run owes: no temporary files left, every step
+    ok, and the kernel the guest ran is the variant's."""
+    from blkscale import paths
+
+    assert all_files(tmp) == [], "temporary files left behind"
+    doc_path = results / run_id / variant / "results.json"
+    assert doc_path.exists(), out.stdout + out.stderr
+    doc = json.loads(doc_path.read_text())
+    failed = [f"{s['name']}: {s['message']}" for s in doc["steps"]
+              if s["verdict"] != "ok"]
+    assert out.returncode == 0, f"failed steps: {failed}\n{out.stdout}"
+    release = (paths.kernel_dir(variant) / "release").read_text().strip()
+    assert doc["kernel"] == {"variant": variant, "release": release,
+                             "guest_release": release}
+    return doc

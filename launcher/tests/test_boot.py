@@ -4,12 +4,11 @@ They need build/kernel/out/<variant>/bzImage and
 build/initramfs/<variant>.cpio (make kernel initramfs) and skip without.
 """
 
-import json
 
 import pytest
 
 from blkscale import paths
-from launchertest import all_files, run_cli
+from launchertest import boot_results, run_cli
 
 VARIANTS = ["stock", "patched"]
 
@@ -32,16 +31,7 @@ def boot(topo, variant, tmp_path):
     out = run_cli("run", f"topologies/{topo}.toml", "--variant", variant,
                   "--accel", "tcg", "--run-id", "boot", "--results-dir",
                   results, "--quiet", env={"TMPDIR": str(tmp)}, timeout=1800)
-    assert all_files(tmp) == [], "temporary files left behind"
-    doc_path = results / "boot" / variant / "results.json"
-    assert doc_path.exists(), out.stdout + out.stderr
-    doc = json.loads(doc_path.read_text())
-    failed = [f"{s['name']}: {s['message']}" for s in doc["steps"]
-              if s["verdict"] != "ok"]
-    assert out.returncode == 0, f"failed steps: {failed}\n{out.stdout}"
-    release = (paths.kernel_dir(variant) / "release").read_text().strip()
-    assert doc["kernel"] == {"variant": variant, "release": release,
-                             "guest_release": release}
+    doc = boot_results(out, results, "boot", variant, tmp)
     assert doc["disks"]["found"]["total"] == doc["topology"]["expected"][
         "total"]
     assert doc["boot"]["kernel_to_init_s"] > 0

@@ -7,7 +7,6 @@ One variant only: the QEMU backend's boot tests cover both kernels, these
 cover the backend.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -15,7 +14,7 @@ import time
 
 import pytest
 
-from launchertest import BLKSCALE, REPO, all_files, run_cli
+from launchertest import BLKSCALE, REPO, all_files, boot_results, run_cli
 
 from blkscale import paths
 from blkscale.libvirt import daemon
@@ -69,16 +68,7 @@ def test_ci_small_through_libvirt(conn, tmp_path):
                   "--results-dir", results, "--quiet",
                   env={"TMPDIR": str(tmp)}, timeout=1800)
     assert blkscale_domains(conn, "ci-small") == before, "domain left"
-    assert all_files(tmp) == [], "temporary files left behind"
-    doc_path = results / "lv" / VARIANT / "results.json"
-    assert doc_path.exists(), out.stdout + out.stderr
-    doc = json.loads(doc_path.read_text())
-    failed = [f"{s['name']}: {s['message']}" for s in doc["steps"]
-              if s["verdict"] != "ok"]
-    assert out.returncode == 0, f"failed steps: {failed}\n{out.stdout}"
-    release = (paths.kernel_dir(VARIANT) / "release").read_text().strip()
-    assert doc["kernel"] == {"variant": VARIANT, "release": release,
-                             "guest_release": release}
+    doc = boot_results(out, results, "lv", VARIANT, tmp)
     assert doc["disks"]["found"]["total"] == 104
     assert [s["name"] for s in doc["steps"]] == [
         "census", "majors", "procdevices", "fio", "lvm", "devtaudit",
