@@ -14,7 +14,7 @@ import time
 
 from .. import topology
 from ..errors import TopologyError, UsageError
-from ..qemu.machine import LaunchError
+from ..qemu.machine import LaunchError, file_tail
 from . import daemon, domain_xml
 
 try:
@@ -112,13 +112,7 @@ class Domain:
 
     def qemu_log(self, limit=4000):
         """The tail of libvirt's log of this domain (QEMU's stderr too)."""
-        try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, os.SEEK_END)
-                f.seek(max(0, f.tell() - limit))
-                return f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return file_tail(self.log_path, limit)
 
     def _on_lifecycle(self, _conn, dom, event, detail, _opaque):
         if dom.name() == self.name and event == libvirt.VIR_DOMAIN_EVENT_STOPPED:

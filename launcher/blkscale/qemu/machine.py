@@ -68,6 +68,17 @@ class GuestPanic(MachineError):
     kind = "panic"
 
 
+def file_tail(path, limit=4000):
+    """The last `limit` bytes of a log file as text ("" if unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - limit))
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
 def _child_setup():
     # QEMU must not outlive the launcher, even if the launcher is killed.
     try:
@@ -114,13 +125,7 @@ class Machine:
         return self._proc.poll() if self._proc else None
 
     def qemu_log(self, limit=4000):
-        try:
-            with open(self.log_path, "rb") as f:
-                f.seek(0, os.SEEK_END)
-                f.seek(max(0, f.tell() - limit))
-                return f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
+        return file_tail(self.log_path, limit)
 
     def launch(self, timeout=60, tick=None):
         """Start QEMU and wait for its QMP greeting (qemu_start_s).
