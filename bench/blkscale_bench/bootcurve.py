@@ -12,23 +12,16 @@ sweep's closing table and by the report: both read the same numbers.
 
 from dataclasses import dataclass, field
 
-from .metrics import lookup, number
+from .metrics import lookup, number, step_ok
 
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"
 PASS, FAIL = "PASS", "FAIL"
 
 
-def _census_ok(doc):
-    for step in (doc or {}).get("steps") or []:
-        if step.get("name") == "census":
-            return step.get("verdict") == "ok"
-    return False
-
-
 def boot_to_census(doc):
     """(seconds, figure name), or (None, None) without a census."""
-    if not _census_ok(doc):
+    if not step_ok(doc, "census"):
         return None, None
     for figure in (WALL, GUEST):
         value = number(lookup(doc, "boot", figure))

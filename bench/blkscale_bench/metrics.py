@@ -41,8 +41,9 @@ def number(value):
     return value
 
 
-def _step_ok(doc, name):
-    for step in doc.get("steps") or []:
+def step_ok(doc, name):
+    """Whether the results document has step `name` with verdict ok."""
+    for step in (doc or {}).get("steps") or []:
         if step.get("name") == name:
             return step.get("verdict") == "ok"
     return False
@@ -88,7 +89,7 @@ def _procdev_verified(doc):
 
 
 def _census_s(doc):
-    if not _step_ok(doc, "census"):
+    if not step_ok(doc, "census"):
         return None
     return number(lookup(doc, "boot", "census_complete_s"))
 
