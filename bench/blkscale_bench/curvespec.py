@@ -24,6 +24,7 @@ sweep's run list after its own `topologies`, in order of appearance.
 import re
 
 from .errors import BenchError
+from .tablekeys import check_keys
 
 NAME = re.compile(r"[a-z0-9_-]{1,32}")
 SERIES_KEYS = ("name", "title", "topologies", "before", "after",
@@ -42,15 +43,6 @@ def _string(table, key, where, fieldname, default=None):
     return value
 
 
-def _check_keys(table, known, where, fieldname):
-    if not isinstance(table, dict):
-        raise BenchError(where, fieldname, "must be a table")
-    for key in table:
-        if key not in known:
-            raise BenchError(where, f"{fieldname}.{key}", "unknown key "
-                             "(known keys: " + ", ".join(known) + ")")
-
-
 def _curve(table, key, where, fieldname, resolve):
     specs = table.get(key)
     if not isinstance(specs, list) or not specs:
@@ -67,7 +59,7 @@ def _curve(table, key, where, fieldname, resolve):
 
 def _one_series(table, where, fieldname, resolve):
     """-> (series dict for the manifest, [Topology] it needs)."""
-    _check_keys(table, SERIES_KEYS, where, fieldname)
+    check_keys(table, SERIES_KEYS, where, fieldname)
     name = _string(table, "name", where, f"{fieldname}.name")
     if not NAME.fullmatch(name):
         raise BenchError(where, f"{fieldname}.name",
@@ -123,7 +115,7 @@ def goals(value, where, topology_names, series_names):
     out = []
     for i, table in enumerate(value):
         fieldname = f"goals[{i}]"
-        _check_keys(table, GOAL_KEYS, where, fieldname)
+        check_keys(table, GOAL_KEYS, where, fieldname)
         goal = {"name": _string(table, "name", where, f"{fieldname}.name")}
         figure = table.get("figure")
         known = TOPOLOGY_FIGURES + SERIES_FIGURES

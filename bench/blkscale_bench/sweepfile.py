@@ -20,6 +20,7 @@ from pathlib import Path
 
 from . import REPO, curvespec
 from .errors import BenchError
+from .tablekeys import check_keys
 
 VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
 ACCELS = ("auto", "tcg", "kvm")
@@ -112,11 +113,8 @@ def _thresholds(value, where, known_metrics):
             raise BenchError(where, fieldname, "unknown metric")
         if not isinstance(spec, dict):
             raise BenchError(where, fieldname, "must be a table")
+        check_keys(spec, THRESHOLD_KEYS + ("gate",), where, fieldname)
         ratios = [k for k in spec if k in THRESHOLD_KEYS]
-        extra = [k for k in spec if k not in THRESHOLD_KEYS + ("gate",)]
-        if extra:
-            raise BenchError(where, f"{fieldname}.{extra[0]}", "unknown key "
-                             "(known keys: max_ratio, min_ratio, gate)")
         if len(ratios) != 1:
             raise BenchError(where, fieldname, "must have exactly one of "
                              "max_ratio, min_ratio")
@@ -150,10 +148,7 @@ def load(path, known_metrics=None):
         raise BenchError(where, None, e.strerror) from None
     except tomllib.TOMLDecodeError as e:
         raise BenchError(where, None, f"not valid TOML: {e}") from None
-    for key in doc:
-        if key not in KNOWN_KEYS:
-            raise BenchError(where, key, "unknown key (known keys: "
-                             + ", ".join(KNOWN_KEYS) + ")")
+    check_keys(doc, KNOWN_KEYS, where)
     sweep = Sweep(where)
     desc = doc.get("description", "")
     if not isinstance(desc, str):
