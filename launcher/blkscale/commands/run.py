@@ -17,7 +17,7 @@ from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
 from ..run import summary
 from ..run.progress import Progress
-from ..run.session import (UNIX_PATH_MAX, Options, kernel_files, now_iso,
+from ..run.session import (Options, check_socket_dir, kernel_files, now_iso,
                            run_variant)
 from ..run.signals import interruptible
 
@@ -150,12 +150,9 @@ def main(args):
             raise TopologyError(topo.path, "guest.vcpus", f"{topo.guest.vcpus}"
                                 f" exceeds CONFIG_NR_CPUS={nr} of the {v} "
                                 "kernel")
-    longest = os.path.join(tempfile.gettempdir(), "blkscale-" + max(
-        variants, key=len) + "-xxxxxxxx", "qmp.sock")
-    if len(longest.encode()) > UNIX_PATH_MAX:
-        raise UsageError(f"TMPDIR={tempfile.gettempdir()}: too long for the "
-                         "QMP unix socket path (108 bytes); set a shorter "
-                         "TMPDIR")
+    # mkdtemp's directory: blkscale-<variant>-<8 random characters>.
+    check_socket_dir(os.path.join(tempfile.gettempdir(), "blkscale-" + max(
+        variants, key=len) + "-xxxxxxxx"))
     run_id = args.run_id or (datetime.datetime.now(datetime.timezone.utc)
                              .strftime("%Y%m%d-%H%M%S") + "-" + topo.name)
     if not RUN_ID.fullmatch(run_id):

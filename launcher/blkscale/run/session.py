@@ -96,6 +96,14 @@ class Outcome:
     tail: str = ""
 
 
+def check_socket_dir(directory):
+    """UsageError if QMP's unix socket in `directory` would be too long."""
+    if len(os.path.join(directory, "qmp.sock").encode()) > UNIX_PATH_MAX:
+        raise UsageError(f"TMPDIR={tempfile.gettempdir()}: too long for the "
+                         "QMP unix socket path (108 bytes); set a shorter "
+                         "TMPDIR")
+
+
 def kernel_files(variant):
     """bzImage, base initramfs and release of a variant, or UsageError."""
     kdir = paths.kernel_dir(variant)
@@ -230,11 +238,11 @@ def run_variant(planned, variant, run_id, out_dir, opts):
     expected = dict(topo.expected, total=topo.expected_total)
     label = variant
     tmp = tempfile.mkdtemp(prefix=f"blkscale-{variant}-")
-    if len(os.path.join(tmp, "qmp.sock").encode()) > UNIX_PATH_MAX:
+    try:
+        check_socket_dir(tmp)
+    except UsageError:
         os.rmdir(tmp)
-        raise UsageError(f"TMPDIR={tempfile.gettempdir()}: too long for the "
-                         "QMP unix socket path (108 bytes); set a shorter "
-                         "TMPDIR")
+        raise
     watcher = ConsoleWatcher()
     console_kept = None
     try:
