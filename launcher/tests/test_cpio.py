@@ -82,7 +82,7 @@ def test_appended_to_a_gnu_cpio_base(tmp_path):
         subprocess.run(["cpio", "-o", "-H", "newc", "--quiet"], cwd=root,
                        input=b"bin\ninit\n", stdout=out, check=True)
     combined = tmp_path / "initrd.cpio"
-    concatenate(base, archive(), combined)
+    concatenate([base], archive(), combined)
     names = read_all_archives(combined.read_bytes())
     assert names == ["bin", "init", "TRAILER!!!", "etc", "etc/blkscale",
                      *FILES, "TRAILER!!!"]
@@ -92,7 +92,7 @@ def test_unaligned_base_is_padded(tmp_path):
     base = tmp_path / "base"
     base.write_bytes(b"\0" * 6)
     out = tmp_path / "out"
-    concatenate(base, archive(), out)
+    concatenate([base], archive(), out)
     assert out.read_bytes()[8:14] == b"070701"
 
 

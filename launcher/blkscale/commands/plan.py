@@ -3,7 +3,7 @@
 import json
 
 from .. import paths, topology
-from ..guest import planfiles
+from ..guest import layers, planfiles
 from ..qemu.argv import kernel_cmdline
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
@@ -216,6 +216,15 @@ def _text(planned, desc, all_buses):
     if p["lvm_disks"]:
         lines.append(f"  lvm: {len(p['lvm_disks'])} disks "
                      f"({_names(p['lvm_disks'])})")
+    if "blktests" in p["steps"]:
+        bt = planned.topo.plan.blktests
+        source = layers.blktests_source()
+        lines.append(f"  blktests: {' '.join(bt.tests)} on "
+                     f"{' '.join(bt.disks)}"
+                     + (f", excluding {' '.join(bt.exclude)}"
+                        if bt.exclude else "")
+                     + "; checkout: " + (source or "none, the step will "
+                                         "skip (set BLKTESTS_DIR)"))
     return "\n".join(lines)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from .. import paths, topology
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
+from ..guest import layers
 from ..hostfacts import host_cpu
 from ..libvirt import domain_xml
 from ..qemu import accel as accel_mod
@@ -173,6 +174,7 @@ def main(args):
                              ": missing (make kernel); --profile needs it")
     if args.backend == "libvirt":
         _libvirt_ready(args.libvirt_uri, planned)
+    image_layers = tuple(layers.for_plan(topo))
     version = accel_mod.qemu_version(qemu)
     progress = Progress(enabled=not args.quiet)
     status = EXIT_INTERRUPTED
@@ -188,7 +190,8 @@ def main(args):
             _raise_fd_limit(planned.resources.fds)
             opts = Options(qemu, accel, version, host_cpu(),
                            args.show_command, progress, args.backend,
-                           args.libvirt_uri, args.profile or 0.0)
+                           args.libvirt_uri, args.profile or 0.0,
+                           image_layers)
             for variant in variants:
                 outcomes.append(run_variant(planned, variant, run_id,
                                             run_dir / variant, opts))

@@ -57,19 +57,22 @@ class NewcWriter:
         return b"".join(parts)
 
 
-def concatenate(base_path, extra, out_path):
-    """base_path's archive followed by the bytes of another archive.
+def concatenate(parts, extra, out_path):
+    """The archives in `parts` (paths), in order, then the bytes `extra`.
 
-    The kernel unpacks concatenated archives in order; each must start on
-    a 4-byte boundary, so the base is padded with zeros if needed.
+    The kernel unpacks concatenated archives in order, a later file
+    replacing an earlier one; each must start on a 4-byte boundary, so
+    every part is padded with zeros if needed.
     """
-    with open(base_path, "rb") as src, open(out_path, "wb") as dst:
-        size = 0
-        while True:
-            chunk = src.read(1 << 20)
-            if not chunk:
-                break
-            dst.write(chunk)
-            size += len(chunk)
-        dst.write(b"\0" * _pad4(size))
+    with open(out_path, "wb") as dst:
+        for part in parts:
+            size = 0
+            with open(part, "rb") as src:
+                while True:
+                    chunk = src.read(1 << 20)
+                    if not chunk:
+                        break
+                    dst.write(chunk)
+                    size += len(chunk)
+            dst.write(b"\0" * _pad4(size))
         dst.write(extra)

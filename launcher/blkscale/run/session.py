@@ -54,6 +54,7 @@ class Options:
     backend: str = "qemu"               # or "libvirt"
     libvirt_uri: str = "qemu:///system"
     profile_s: float = 0.0              # guest profiler interval, 0: off
+    layers: tuple = ()                  # image layers after the base
 
 
 @dataclass
@@ -254,7 +255,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
             disks=os.path.join(tmp, "disks"))
         archive = planfiles.plan_archive(topo, planned.layout, run_id,
                                          variant)
-        cpio.concatenate(base, archive, files.initrd)
+        cpio.concatenate([base, *opts.layers], archive, files.initrd)
         _make_images(planned, files)
         names = planned.layout.blk_names()
         ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 from ..errors import TopologyError
 from . import schema
-from .model import (BlkGroup, Fio, Guest, Lvm, NullBlk, Plan, ScsiDebug,
-                    ScsiGroup, Timeouts, Topology)
+from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Plan,
+                    ScsiDebug, ScsiGroup, Timeouts, Topology)
 
 # The launcher owns these kernel parameters (guest-tools/PROTOCOL.md).
 RESERVED_CMDLINE = ("console=", "panic=", "rdinit=", "init=")
@@ -94,7 +94,7 @@ def load(path):
     p = data["plan"]
     plan = Plan(p["steps"], p["settle_s"],
                 {k: v for k, v in (p["args"] or {}).items() if v is not None},
-                Fio(**p["fio"]), Lvm(**p["lvm"]))
+                Fio(**p["fio"]), Lvm(**p["lvm"]), Blktests(**p["blktests"]))
 
     topo = Topology(path, name, data["description"], guest, timeouts, blk,
                     scsi, scsi_debug, null_blk, plan)
@@ -108,7 +108,7 @@ def _check_plan(topo, raw_plan):
         if step not in plan.steps:
             raise TopologyError(path, f"plan.args.{step}",
                                 f"step {step} is not in plan.steps")
-    for step in ("fio", "lvm"):
+    for step in ("fio", "lvm", "blktests"):
         if step in raw_plan and step not in plan.steps:
             raise TopologyError(path, f"plan.{step}",
                                 f"step {step} is not in plan.steps")
@@ -116,6 +116,8 @@ def _check_plan(topo, raw_plan):
         _choose_fio_disks(topo)
     if "lvm" in plan.steps:
         _choose_lvm_disks(topo)
+    if "blktests" in plan.steps:
+        _choose_blktests_disks(topo)
 
 
 def _selected_groups(topo, section, names, default):
@@ -186,3 +188,32 @@ def _choose_lvm_disks(topo):
         raise TopologyError(topo.path, "plan.steps", "step lvm needs a "
                             "virtio_blk group with sparse or slice backing")
     topo.lvm_disks = _first_disks(groups, lvm.disks)
+
+
+def _choose_blktests_disks(topo):
+    """TEST_DEVS: named disks, or the first disk of each file-backed group.
+
+    blktests writes and reads back, so a null-co disk cannot be one.
+    """
+    bt = topo.plan.blktests
+    if not bt.disks:
+        bt.disks = [f"{g.id}-0" for g in topo.pci_groups
+                    if g.file_backed]
+        if not bt.disks:
+            raise TopologyError(topo.path, "plan.blktests.disks", "no disk "
+                                "group with sparse or slice backing to test "
+                                "on; name disks or add such a group")
+        return
+    for i, serial in enumerate(bt.disks):
+        field = f"plan.blktests.disks[{i}]"
+        gid, index = serial.rsplit("-", 1)
+        group = topo.group(gid)
+        if group is None:
+            raise TopologyError(topo.path, field, f'no disk group "{gid}"')
+        if int(index) >= group.disks:
+            raise TopologyError(topo.path, field, f'group "{gid}" has '
+                                f"{group.disks} disks; there is no {serial}")
+        if not group.file_backed:
+            raise TopologyError(topo.path, field, f'group "{gid}" is backed '
+                                "by null-co, which discards writes; blktests "
+                                "needs sparse or slice backing")

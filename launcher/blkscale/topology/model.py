@@ -149,12 +149,21 @@ class Lvm:
 
 
 @dataclass
+class Blktests:
+    tests: list
+    exclude: list
+    disks: list             # serials, "group-index"
+    timeout_s: int
+
+
+@dataclass
 class Plan:
     steps: list
     settle_s: int
     args: dict
     fio: Fio
     lvm: Lvm
+    blktests: Blktests
 
 
 @dataclass

@@ -29,7 +29,7 @@ FIRMWARE = ("qboot", "seabios")
 UEVENT_HELPERS = ("none", "mdev")
 
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
-         "selftest", "fuzz", "fault")
+         "selftest", "fuzz", "fault", "blktests")
 
 
 def _describe(value):
@@ -350,6 +350,24 @@ LVM = Table({
     "disks": Field(Int(1, 4096), 4, doc="at most this many disks"),
 })
 
+# A blktests test ("block/001") or group ("block"), as ./check takes them.
+BLKTESTS_TEST_PATTERN = "[a-z]{1,16}(/[0-9]{3})?"
+# A disk by the serial QEMU gives it: group id and index.
+SERIAL_PATTERN = "[a-z0-9_-]{1,14}-[0-9]{1,5}"
+
+BLKTESTS = Table({
+    "tests": Field(List(Str(pattern=BLKTESTS_TEST_PATTERN), min_items=1),
+                   ["block", "loop", "scsi", "dm", "md", "nbd"],
+                   doc="blktests tests and groups to run (./check arguments)"),
+    "exclude": Field(List(Str(pattern=BLKTESTS_TEST_PATTERN)), [],
+                     doc="tests and groups to leave out"),
+    "disks": Field(List(Str(pattern=SERIAL_PATTERN)), [],
+                   doc="TEST_DEVS by serial, group-index (default: the first "
+                       "disk of every sparse- or slice-backed group)"),
+    "timeout_s": Field(Int(1, 86400), 60,
+                       doc="blktests' TIMEOUT for the tests that honour it"),
+})
+
 PLAN = Table({
     "steps": Field(List(Str(choices=STEPS)), ["census"],
                    doc="steps in the order they run"),
@@ -359,6 +377,7 @@ PLAN = Table({
                         optional=True), None, doc="extra arguments per step"),
     "fio": Field(FIO),
     "lvm": Field(LVM),
+    "blktests": Field(BLKTESTS),
 })
 
 GUEST = Table({
