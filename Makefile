@@ -21,6 +21,11 @@ include guest-tools/initramfs/initramfs.mk
 -include bench/bench.mk
 -include reports/reports.mk
 
+# What the blktests layer of the guest image takes from the host
+# (guest-tools/initramfs/blktests/mklayer.sh), and g++ for blktests' helpers.
+BLKTESTS_PACKAGES := g++ gawk bsdextrautils xfsprogs e2fsprogs pciutils \
+	mdadm nbd-client nbd-server dmsetup parted bc psmisc procps
+
 # Debian packages the project needs, on a fresh Debian 12 machine.
 DEB_PACKAGES := \
 	linux-source-6.1 bc bison flex libelf-dev libssl-dev cpio xz-utils \
@@ -28,9 +33,15 @@ DEB_PACKAGES := \
 	qemu-system-x86 qemu-utils \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
 	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy chromium \
-	fio lvm2 busybox-static libcmocka-dev libc6-dev
+	fio lvm2 busybox-static libcmocka-dev libc6-dev \
+	$(BLKTESTS_PACKAGES)
 
-.PHONY: help deps run test clean distclean
+# The blktests checkout: the user's own, or the unmodified copy that sits
+# beside the project for its tests and CI.
+BLKTESTS_DIR ?= $(abspath $(firstword $(wildcard ../shared/peers/blktests)))
+export BLKTESTS_DIR
+
+.PHONY: help deps run test blktests clean distclean
 
 help: ## List the targets
 	@echo "blkscale: make TARGET [V=1] [TOPOLOGY=topologies/NAME.toml] [VARIANTS='stock patched']"
@@ -52,6 +63,11 @@ deps: ## Install the Debian packages that are missing (needs root)
 
 run: deps kernel initramfs ## Run TOPOLOGY on both kernel variants and summarise
 	$(Q)./blkscale run $(TOPOLOGY) $(foreach v,$(VARIANTS),--variant $(v))
+
+blktests: deps kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Run blktests on the blktests flavour of both kernels (BLKTESTS_DIR: the checkout)
+	$(Q)test -n "$(BLKTESTS_DIR)" || \
+		{ echo "blktests: BLKTESTS_DIR: set it to a blktests checkout" >&2; exit 2; }
+	$(Q)./blkscale run topologies/blktests.toml
 
 # Each component's pytest suite runs in its own process; the last line is
 # the sum of every suite, C unit tests included.

@@ -27,9 +27,9 @@ log() {
 # shares objects between stock and patched.
 variant_src() {
 	case $1 in
-	stock) echo "$KOUT/stock" ;;
-	patched|debug) echo "$KOUT/patched" ;;
-	*) die "unknown variant '$1' (stock, patched, debug)" ;;
+	stock|stock-blktests) echo "$KOUT/stock" ;;
+	patched|debug|patched-blktests) echo "$KOUT/patched" ;;
+	*) die "unknown variant '$1' (stock, patched, debug, stock-blktests, patched-blktests)" ;;
 	esac
 }
 
@@ -44,9 +44,10 @@ variant_out() {
 # Config fragments of a variant, in order.
 variant_fragments() {
 	echo "$TOP/kernel/configs/blkscale.config"
-	if [ "$1" = debug ]; then
-		echo "$TOP/kernel/configs/debug.config"
-	fi
+	case $1 in
+	debug) echo "$TOP/kernel/configs/debug.config" ;;
+	*-blktests) echo "$TOP/kernel/configs/blktests.config" ;;
+	esac
 }
 
 # A git worktree of the pristine tree at base, ignoring build output.

@@ -16,7 +16,7 @@ series_files() {
 
 if [ ! -e "$src/.git" ]; then
 	log "worktree $(basename "$src")"
-	if [ "$variant" = stock ]; then
+	if [ "$src" = "$(variant_src stock)" ]; then
 		add_worktree "$src" --detach
 	else
 		add_worktree "$src" -B patched
@@ -26,7 +26,7 @@ fi
 # git tree: the release names the variant instead (build.sh).
 : >"$src/.scmversion"
 
-[ "$variant" = stock ] && exit 0
+[ "$src" = "$(variant_src stock)" ] && exit 0
 
 # The series is identified by the content of every patch it lists.
 want=$(

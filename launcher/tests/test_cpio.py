@@ -99,3 +99,16 @@ def test_unaligned_base_is_padded(tmp_path):
 def test_rejects_bad_names():
     with pytest.raises(ValueError):
         NewcWriter().add_file("", "x")
+
+
+def test_layers_follow_the_base_each_padded(tmp_path):
+    base = tmp_path / "base"
+    base.write_bytes(b"\0" * 6)
+    layer = tmp_path / "layer"
+    layer.write_bytes(b"L" * 5)
+    out = tmp_path / "out"
+    concatenate([base, layer], archive(), out)
+    data = out.read_bytes()
+    assert data[8:13] == b"LLLLL"
+    assert data[13:16] == b"\0\0\0"
+    assert data[16:22] == b"070701"

@@ -1,0 +1,120 @@
+"""results.awk turns blktests' ./check output into the blktests section.
+
+Fed check output as blktests prints it when stdout is not a terminal
+(each test's line twice: before it runs, then with its status), with the
+per-test files of its results directory; checked field by field.
+"""
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+AWK = HERE.parents[0] / "initramfs" / "blktests" / "results.awk"
+
+CHECK_LOG = """\
+block/001 => vda (stress device hotplug)                     
+block/001 => vda (stress device hotplug)                     [passed]
+    runtime  ...  1.234s
+block/002 (remove a device while running blktrace)           
+block/002 (remove a device while running blktrace)           [failed]
+    runtime    ...  0.5s
+    --- tests/block/002.out	2025-05-15
+    +++ /tmp/blktests/results/nodev/block/002.out.bad
+block/003 => sda (run a discard test)                        [failed]
+    runtime    ...  2.0s
+    exited with status 1
+nbd/*** (network block device)                               [not run]
+    nbd-client is not available
+    driver nbd is not available
+block/004 => sda (flush intensive workload)                  [not run]
+    device is not rotational
+"""
+
+
+def write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(text if isinstance(text, bytes) else text.encode())
+
+
+@pytest.fixture
+def results(tmp_path):
+    res = tmp_path / "results"
+    write(res / "vda" / "block" / "001", "status\tpass\nruntime\t1.234s\n")
+    write(res / "nodev" / "block" / "002",
+          "status\tfail\nreason\toutput\nruntime\t0.5s\n")
+    # Quotes, tabs, a control byte and a byte that is not UTF-8.
+    write(res / "nodev" / "block" / "002.diff",
+          b'--- a\n+++ b\n-"x"\t\\\n+y\x01\xff\n')
+    write(res / "nodev" / "block" / "002.dmesg.cut",
+          "[   1.0] WARNING: at block/blk-core.c\n")
+    write(res / "sda" / "block" / "003",
+          "status\tfail\nreason\texit\nexit_status\t1\nruntime\t2.0s\n")
+    return res
+
+
+def convert(tmp_path, results, log=CHECK_LOG, rc=1):
+    if not shutil.which("gawk"):
+        pytest.skip("gawk is not installed (make deps)")
+    log_file = tmp_path / "check.log"
+    log_file.write_text(log)
+    out = subprocess.run(
+        ["gawk", "-f", str(AWK), "-v", f"results={results}",
+         "-v", "devmap= vblk-0=vda scsi-0=sda", "-v", f"check_rc={rc}",
+         "-v", "wall_s=12.50", str(log_file)],
+        capture_output=True, env={"LC_ALL": "C"}, check=True)
+    return json.loads(out.stdout.decode("ascii"))
+
+
+def by_name(doc):
+    return {(t["test"], t["device"]): t for t in doc["tests"]}
+
+
+def test_every_status_line_is_one_test(tmp_path, results):
+    doc = convert(tmp_path, results)
+    assert [t["test"] for t in doc["tests"]] == [
+        "block/001", "block/002", "block/003", "nbd/***", "block/004"]
+    assert doc["summary"] == {"passed": 1, "failed": 2, "not_run": 2,
+                              "total": 5}
+    assert doc["check_exit_status"] == 1
+    assert doc["wall_s"] == 12.5
+    assert doc["devices"] == {"vblk-0": "vda", "scsi-0": "sda"}
+
+
+def test_passed_test_has_device_serial_and_runtime(tmp_path, results):
+    t = by_name(convert(tmp_path, results))[("block/001", "vda")]
+    assert t["status"] == "passed"
+    assert t["serial"] == "vblk-0"
+    assert t["runtime_s"] == 1.234
+    assert t["reason"] is None and t["diff"] is None
+
+
+def test_output_failure_carries_its_diff_and_dmesg(tmp_path, results):
+    t = by_name(convert(tmp_path, results))[("block/002", None)]
+    assert t["status"] == "failed"
+    assert t["reason"] == "output"
+    assert t["diff"] == '--- a\n+++ b\n-"x"\t\\\n+y??'
+    assert "WARNING: at block/blk-core.c" in t["dmesg"]
+
+
+def test_exit_failure_names_the_status(tmp_path, results):
+    t = by_name(convert(tmp_path, results))[("block/003", "sda")]
+    assert t["status"] == "failed"
+    assert t["reason"] == "exit status 1"
+    assert t["serial"] == "scsi-0"
+
+
+def test_not_run_keeps_every_reason(tmp_path, results):
+    tests = by_name(convert(tmp_path, results))
+    assert tests[("nbd/***", None)]["reason"] == (
+        "nbd-client is not available; driver nbd is not available")
+    assert tests[("block/004", "sda")]["reason"] == "device is not rotational"
+
+
+def test_no_status_line_gives_no_tests(tmp_path, results):
+    doc = convert(tmp_path, results, log="bash: ./check: not found\n", rc=127)
+    assert doc["tests"] == []
+    assert doc["summary"]["total"] == 0
