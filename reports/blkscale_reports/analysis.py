@@ -3,7 +3,7 @@ tables, the fitted models and the data behind each plot."""
 
 from dataclasses import dataclass, field
 
-from . import bootcurve, fit, series
+from . import blktests, bootcurve, fit, series
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -343,5 +343,9 @@ def analyse(run):
     a.bootcurve = bootcurve.analyse(run, a)
     _memory(run, a)
     a.tables["io"] = _io_table(run)
+    found = blktests.tables(run)
+    a.tables.update(found)
+    if not found:
+        a.notes["blktests"] = "This run has no blktests results (make blktests)."
     _plan(run, a)
     return a

@@ -33,6 +33,11 @@ SECTIONS = [
     ("io", "fio and LVM", None, ["io"],
      "Whether the disks carried I/O (fio) and a striped LVM volume with "
      "verified data, and how long LVM took."),
+    ("blktests", "blktests", None, ["blktests_summary", "blktests"],
+     "The block layer's own regression suite on each kernel: every test "
+     "side by side, regressions (passed on the reference kernel, failed on "
+     "another) and other differences first, then failures and tests not "
+     "run, with their reasons."),
     ("plan", "Capacity planning", None, ["capacity_plan", "capacity_error"],
      "What 1000, 4000, 5000 and 10000 disks should cost according to the "
      "models above, with the models' error on the measured points."),
