@@ -21,11 +21,13 @@ bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS) into r
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,
 # DEBUG_LIST, SLUB debugging, kmemleak): too slow under TCG for make test.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio ## Stress sweep judged against bench/baselines, debug-kernel fuzzing; JUnit XML, non-zero on regression
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress sweep judged against bench/baselines, debug-kernel fuzzing, blktests on both kernels; JUnit XML, non-zero on regression
 	$(Q)status=0; \
 	./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || status=$$?; \
 	BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
-		guest-tools/tests/test_fuzz_debug.py || status=1; \
+		--junitxml=$(BUILD)/nightly-guest-tests.xml \
+		guest-tools/tests/test_fuzz_debug.py \
+		guest-tools/tests/test_blktests_nightly.py || status=1; \
 	exit $$status
 
 baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>

@@ -21,10 +21,11 @@ die() {
 [ -x "$checkout/check" ] && [ -d "$checkout/tests" ] ||
 	die "$checkout: not a blktests checkout (no check script or tests/)"
 
-# Debian packages whose programs blktests calls; see guest-tools/README.md.
+# Debian packages whose programs blktests calls (udev for udevadm settle,
+# which returns at once without a udev daemon).
 PACKAGES="bash coreutils gawk sed grep diffutils findutils util-linux mount
 bsdutils bsdextrautils kmod procps psmisc xfsprogs e2fsprogs pciutils mdadm
-nbd-client nbd-server dmsetup parted bc"
+nbd-client nbd-server dmsetup parted bc udev"
 
 # Programs blktests never calls that would bring large libraries
 # (xfs_scrub alone brings 35 MB of ICU).
