@@ -8,7 +8,6 @@ imported first when pytest collects them together.
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -16,8 +15,6 @@ REPO = HERE.parents[1]
 BLKSCALE = REPO / "blkscale"
 FAKE_QEMU = HERE / "fake_qemu.py"
 TOPOLOGIES = REPO / "topologies"
-
-sys.path.insert(0, str(REPO / "launcher"))
 
 
 def shipped_topologies():

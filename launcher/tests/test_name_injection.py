@@ -24,7 +24,7 @@ from collections import Counter
 import pytest
 
 from blkscale import paths, topology
-from blkscale.guest import planfiles
+from blkscale.guestlink import planfiles
 from blkscale.libvirt import domain_xml
 from blkscale.qemu import argv as qargv
 from launchertest import all_files, fake_runs, run_cli

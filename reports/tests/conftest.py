@@ -4,7 +4,6 @@ copies of real runs, see make_fixture.py) and an HTML table reader."""
 import json
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -12,7 +11,6 @@ import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-sys.path.insert(0, str(REPO / "reports"))
 
 
 class Tables(HTMLParser):

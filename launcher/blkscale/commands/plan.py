@@ -3,15 +3,10 @@
 import json
 
 from .. import paths, topology
-from ..guest import planfiles
+from ..guestlink import planfiles
 from ..qemu.argv import kernel_cmdline
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
-
-NAME = "plan"
-HELP = ("Show what a topology turns into without booting: disks, PCI "
-        "layout, MSI-X vectors, I/O space, file descriptors, guest memory, "
-        "block majors and the guest plan.")
 
 BUSES_SHOWN = 12
 SD_MAJORS = "8, 65-71, 128-135"

@@ -2,7 +2,6 @@
 
 import datetime
 import os
-import re
 import resource
 import sys
 import tempfile
@@ -12,25 +11,15 @@ from .. import paths, topology
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..hostfacts import host_cpu
+from ..names import RUN_ID, VARIANT
 from ..libvirt import domain_xml
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
-from ..run import summary
-from ..run.progress import Progress
-from ..run.session import (Options, check_socket_dir, kernel_files, now_iso,
-                           run_variant)
-from ..run.signals import interruptible
-
-NAME = "run"
-HELP = ("Boot a topology under QEMU (directly, or through libvirt with "
-        "--backend libvirt) on each kernel variant and collect "
-        "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a guest "
-        "step failed, 2 usage or invalid topology, 3 QEMU or results channel "
-        "failure, 4 timeout or hung guest, 5 kernel panic, 6 results "
-        "directory full or unwritable, 130 interrupted.")
-
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
-VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
+from ..session import summary
+from ..session.progress import Progress
+from ..session.signals import interruptible
+from ..session.variant import (Options, check_socket_dir, kernel_files,
+                               now_iso, run_variant)
 
 
 def add_arguments(parser):

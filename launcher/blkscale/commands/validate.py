@@ -5,10 +5,6 @@ import sys
 from .. import topology
 from ..errors import EXIT_OK, EXIT_USAGE, TopologyError
 
-NAME = "validate"
-HELP = ("Check topology files: syntax, fields, PCI layout and resources. "
-        "One line per file; exit status 2 if any is invalid.")
-
 
 def add_arguments(parser):
     parser.add_argument("topologies", nargs="+", metavar="TOPO",

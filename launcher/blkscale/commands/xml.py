@@ -1,18 +1,10 @@
 """blkscale xml TOPO: print the libvirt domain XML of a topology."""
 
-import re
-
 from .. import paths, topology
 from ..errors import UsageError
 from ..libvirt import domain_xml
+from ..names import VARIANT
 from ..qemu import argv as qargv
-
-NAME = "xml"
-HELP = ("Print the libvirt domain XML that `run --backend libvirt` would "
-        "start for a topology (one variant). Paths of the run's temporary "
-        "directory show as /@RUNDIR@.")
-
-VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
 
 
 def add_arguments(parser):

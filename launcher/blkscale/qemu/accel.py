@@ -17,7 +17,7 @@ import time
 
 from .. import paths
 from ..errors import UsageError
-from ..guest.console import ConsoleWatcher
+from ..guestlink.console import ConsoleWatcher
 from .machine import Machine, MachineError
 
 PROBE_TIMEOUT_S = 20

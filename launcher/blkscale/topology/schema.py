@@ -9,13 +9,13 @@ TopologyError with the dotted field path, e.g. `virtio_scsi[2].luns`.
 import re
 
 from ..errors import TopologyError
+from ..names import NAME_PATTERN
 
 AUTO = "auto"
 
 # Group ids end up in QEMU ids, node names and disk serials (virtio-blk
 # serials hold 20 bytes: id, '-', and an index of up to 5 digits).
 ID_PATTERN = "[a-z0-9_-]{1,14}"
-NAME_PATTERN = "[a-z0-9_-]{1,64}"
 PARAM_PATTERN = "[a-z0-9_]{1,32}"
 
 # qboot jumps straight to the kernel; SeaBIOS first sets up every

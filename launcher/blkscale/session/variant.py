@@ -19,15 +19,16 @@ from dataclasses import dataclass, field
 from .. import paths
 from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
                       Interrupted, ResultsUnwritable, UsageError)
-from ..guest import cpio, planfiles
-from ..guest.channel import ChannelError, ResultsParser
-from ..guest.console import ConsoleWatcher
+from ..guestlink import cpio, planfiles
+from ..guestlink.channel import ChannelError, ResultsParser
+from ..guestlink.console import ConsoleWatcher
 from ..qemu import argv as qargv
 from ..qemu import profiler as profiler_mod
 from ..qemu.profiler import GuestProfiler
 from ..qemu.machine import (ChannelBroken, GuestHang, GuestPanic,
                             GuestTimeout, Machine, MachineError, QemuDied)
-from . import results as results_mod
+from ..results import document as results_mod
+from ..results.atomic import write_json_atomic
 
 POLL_S = 0.2
 # sockaddr_un.sun_path, less the terminating NUL.
@@ -317,7 +318,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
             message = f"{found['total']} of {expected['total']} disks found"
         doc["outcome"] = {"status": status, "kind": kind, "message": message}
         results_path = _save(out_dir, "results.json", lambda p:
-                             results_mod.write_json_atomic(p, doc))
+                             write_json_atomic(p, doc))
         return Outcome(variant, status, kind, message, expected, found,
                        doc["boot"], stream.steps, results_path, console_kept)
     except MachineError as e:
