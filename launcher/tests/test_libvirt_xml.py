@@ -22,6 +22,8 @@ from launchertest import HERE, run_cli, shipped_topologies
 
 from blkscale import topology
 from blkscale.libvirt import domain_xml
+from blkscale.machine import disks, guest
+from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
 
 GOLDEN = HERE / "golden"
@@ -86,7 +88,7 @@ def test_virt_xml_validate_rejects_a_broken_domain(tmp_path):
 
 
 def sample_files():
-    return qargv.RunFiles(kernel="/k/bzImage", initrd="/r/initrd.cpio",
+    return RunFiles(kernel="/k/bzImage", initrd="/r/initrd.cpio",
                           console="/r/console.log", qmp="/r/qmp.sock",
                           results="/r/results.stream", disks="/r/disks")
 
@@ -243,7 +245,7 @@ def test_kernel_console_results_and_reboot():
     assert root.findtext("name") == "blkscale-x"
     assert root.findtext("os/kernel") == "/k/bzImage"
     assert root.findtext("os/initrd") == "/r/initrd.cpio"
-    assert root.findtext("os/cmdline") == qargv.kernel_cmdline(planned.topo)
+    assert root.findtext("os/cmdline") == guest.kernel_cmdline(planned.topo)
     assert root.findtext("on_reboot") == "destroy"
     assert root.find("devices/serial/source").get("path") == "/r/console.log"
     channel = root.find("devices/channel")
@@ -295,7 +297,7 @@ def test_file_disk_at_bridge_slot_0_goes_to_command_line(tmp_path):
     root = domain_xml.build(planned, sample_files(), "stock")
     serials = [d.findtext("serial") for d in root.iter("disk")]
     assert len(serials) == 39
-    zero = qargv.disk_serial(at_zero[0].group, at_zero[0].index)
+    zero = disks.disk_serial(at_zero[0].group, at_zero[0].index)
     assert zero not in serials
     args = [a.get("value") for a in root.iter(Q + "arg")]
     device = next(json.loads(a) for a in args if f'"serial":"{zero}"' in a)

@@ -26,11 +26,13 @@ import pytest
 from blkscale import paths, topology
 from blkscale.guestlink import planfiles
 from blkscale.libvirt import domain_xml
+from blkscale.machine import guest
+from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
 from launchertest import all_files, fake_runs, run_cli
 
 HOSTILE = ["a,b=c", "x</disk>", "$(id)", ";", "a\nb"]
-BASE = qargv.BASE_CMDLINE
+BASE = guest.BASE_CMDLINE
 DISKS = """
 [[virtio_blk]]
 id = "data"
@@ -207,7 +209,7 @@ bus = "bridge"
 
 def hostile_files():
     d = HOSTILE_DIR
-    return qargv.RunFiles(kernel="/b,b/bzImage", initrd=f"{d}/initrd.cpio",
+    return RunFiles(kernel="/b,b/bzImage", initrd=f"{d}/initrd.cpio",
                           console=f"{d}/console.log", qmp=f"{d}/qmp.sock",
                           results=f"{d}/results.stream", disks=f"{d}/disks")
 

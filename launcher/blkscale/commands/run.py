@@ -7,12 +7,13 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import paths, topology
+from .. import paths
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..hostfacts import host_cpu
 from ..names import RUN_ID, VARIANT
 from ..libvirt import domain_xml
+from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
 from ..session import summary
@@ -20,6 +21,7 @@ from ..session.progress import Progress
 from ..session.signals import interruptible
 from ..session.variant import (Options, check_socket_dir, kernel_files,
                                now_iso, run_variant)
+from . import prepare
 
 
 def add_arguments(parser):
@@ -76,34 +78,28 @@ def _dry_run(planned, variants, args, qemu):
         requested = (accel_mod.cached(qemu, kernel) if kernel.is_file()
                      else None) or "tcg"
     for variant in variants:
-        files = qargv.RunFiles(
-            kernel=str(paths.kernel_dir(variant) / "bzImage"),
-            initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
-            qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
-            disks=f"{rundir}/disks")
+        kernel = paths.kernel_dir(variant) / "bzImage"
         print(f"# {variant}")
         if args.backend == "libvirt":
             # libvirt wants absolute paths.
-            files = qargv.RunFiles(**{k: v.replace(rundir, "/" + rundir)
-                                      for k, v in vars(files).items()})
+            files = RunFiles.under(kernel, "/" + rundir)
             print(domain_xml.domain_xml(planned, files, variant, requested),
                   end="")
             continue
+        files = RunFiles.under(kernel, rundir)
         argv = qargv.build_argv(planned, files, variant, requested, qemu)
         print(qargv.shell_command(argv))
     return 0
 
 
-def _libvirt_ready(uri, planned):
-    """python3-libvirt importable, a libvirtd serving uri (started if it is
-    the local system daemon) and a command line libvirt can run, before
-    anything else starts."""
+def _libvirt_ready(uri):
+    """python3-libvirt importable and a libvirtd serving uri (started if it
+    is the local system daemon), before anything else starts."""
     from ..libvirt import daemon, domain
     if domain.libvirt is None:
         raise UsageError("--backend libvirt: python3-libvirt is not "
                          "installed (apt-get install python3-libvirt)")
     daemon.ensure(uri)
-    domain.check_command_line(planned, uri)
 
 
 def _kernel_nr_cpus(variant):
@@ -124,7 +120,7 @@ def _raise_fd_limit(needed):
 
 
 def main(args):
-    planned = topology.prepare(args.topology)
+    planned = prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
     qemu = paths.qemu_binary()
@@ -161,7 +157,7 @@ def main(args):
             raise UsageError(f"{paths.display(paths.kernel_dir(v))}/System.map"
                              ": missing (make kernel); --profile needs it")
     if args.backend == "libvirt":
-        _libvirt_ready(args.libvirt_uri, planned)
+        _libvirt_ready(args.libvirt_uri)
     version = accel_mod.qemu_version(qemu)
     progress = Progress(enabled=not args.quiet)
     status = EXIT_INTERRUPTED
@@ -173,7 +169,7 @@ def main(args):
                                              kernels[variants[0]][0],
                                              progress)
             if accel == "kvm":
-                planned = topology.prepare(args.topology, accel="kvm")
+                planned.use_accel(accel)
             _raise_fd_limit(planned.resources.fds)
             opts = Options(qemu, accel, version, host_cpu(),
                            args.show_command, progress, args.backend,

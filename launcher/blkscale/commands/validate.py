@@ -2,7 +2,7 @@
 
 import sys
 
-from .. import topology
+from . import prepare
 from ..errors import EXIT_OK, EXIT_USAGE, TopologyError
 
 
@@ -15,7 +15,7 @@ def main(args):
     status = EXIT_OK
     for path in args.topologies:
         try:
-            planned = topology.prepare(path)
+            planned = prepare(path)
         except TopologyError as e:
             print(e, file=sys.stderr)
             status = EXIT_USAGE

@@ -1,10 +1,11 @@
 """blkscale xml TOPO: print the libvirt domain XML of a topology."""
 
-from .. import paths, topology
+from .. import paths
 from ..errors import UsageError
 from ..libvirt import domain_xml
+from ..machine.files import RunFiles
 from ..names import VARIANT
-from ..qemu import argv as qargv
+from . import prepare
 
 
 def add_arguments(parser):
@@ -20,7 +21,7 @@ def add_arguments(parser):
 
 
 def main(args):
-    planned = topology.prepare(args.topology, accel=args.accel)
+    planned = prepare(args.topology, accel=args.accel)
     variant = args.variant or planned.topo.guest.variants[0]
     if not VARIANT.fullmatch(variant):
         raise UsageError(f"--variant: {variant!r} is not a variant name")
@@ -28,10 +29,6 @@ def main(args):
         raise UsageError(f"--rundir: {args.rundir!r}: libvirt needs an "
                          "absolute path")
     rundir = args.rundir.rstrip("/") or "/"
-    files = qargv.RunFiles(
-        kernel=str(paths.kernel_dir(variant) / "bzImage"),
-        initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
-        qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
-        disks=f"{rundir}/disks")
+    files = RunFiles.under(paths.kernel_dir(variant) / "bzImage", rundir)
     print(domain_xml.domain_xml(planned, files, variant, args.accel), end="")
     return 0

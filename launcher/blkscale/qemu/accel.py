@@ -18,7 +18,8 @@ import time
 from .. import paths
 from ..errors import UsageError
 from ..guestlink.console import ConsoleWatcher
-from .machine import Machine, MachineError
+from ..machine.errors import MachineError
+from .machine import Machine
 
 PROBE_TIMEOUT_S = 20
 
