@@ -17,8 +17,30 @@ FAKE_QEMU = HERE / "fake_qemu.py"
 TOPOLOGIES = REPO / "topologies"
 
 
+GOLDEN = HERE / "golden"
+# Topologies small enough that a golden file of their whole command line
+# and XML can be read in a review; the large ones are checked for
+# invariants instead (test_golden_argv.py, test_libvirt_xml.py).
+GOLDEN_TOPOLOGIES = ["ci-small", "debug-fuzz", "many-controllers", "smoke"]
+
+
 def shipped_topologies():
     return sorted(p.stem for p in TOPOLOGIES.glob("*.toml"))
+
+
+def regenerating_goldens():
+    """Whether BLKSCALE_REGEN_GOLDEN=1 asks to rewrite the golden files.
+
+    Never under CI: a golden file rewritten by the code under test there
+    would pass whatever the code does.
+    """
+    if os.environ.get("BLKSCALE_REGEN_GOLDEN") != "1":
+        return False
+    if os.environ.get("CI") == "true":
+        raise AssertionError("BLKSCALE_REGEN_GOLDEN=1 refused under CI "
+                             "(CI=true): regenerate golden files locally "
+                             "and review them")
+    return True
 
 
 def run_cli(*args, env=None, cwd=REPO, timeout=600, **kwargs):

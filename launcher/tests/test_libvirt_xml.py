@@ -1,15 +1,15 @@
 """The libvirt domain XML of every shipped topology.
 
-Golden files are what `./blkscale xml TOPO --variant stock` prints, with
-the build directory shown as @BUILD@ and the DAC label as
-+@UID@:+@GID@.  Regenerate after an intended change with
-BLKSCALE_REGEN_GOLDEN=1.  The printed XML must pass virt-xml-validate and
-be accepted by libvirt's test driver, and it must place every device
-where the QEMU command line places it.
+Golden files of the small topologies are what `./blkscale xml TOPO
+--variant stock` prints, with the build directory shown as @BUILD@ and
+the DAC label as +@UID@:+@GID@.  Regenerate after an intended change with
+BLKSCALE_REGEN_GOLDEN=1 (never under CI).  The printed XML of every
+topology must pass virt-xml-validate and be accepted by libvirt's test
+driver, hold each disk once at an address of its own, and place every
+device where the QEMU command line places it.
 """
 
 import json
-import os
 import re
 import shlex
 import shutil
@@ -18,7 +18,8 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from launchertest import HERE, run_cli, shipped_topologies
+from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE,
+                          regenerating_goldens, run_cli, shipped_topologies)
 
 from blkscale import topology
 from blkscale.libvirt import domain_xml
@@ -26,7 +27,6 @@ from blkscale.machine import disks, guest
 from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
 
-GOLDEN = HERE / "golden"
 LABEL = re.compile(r"<label>\+\d+:\+\d+</label>")
 Q = "{" + domain_xml.QEMU_NS + "}"
 
@@ -43,12 +43,12 @@ def normalized(text, build):
     return LABEL.sub("<label>+@UID@:+@GID@</label>", text)
 
 
-@pytest.mark.parametrize("topo", shipped_topologies())
+@pytest.mark.parametrize("topo", GOLDEN_TOPOLOGIES)
 def test_golden_xml(topo, tmp_path):
     build = tmp_path / "build"
     text = xml_of(topo, build)
     golden = GOLDEN / f"{topo}.xml"
-    if os.environ.get("BLKSCALE_REGEN_GOLDEN") == "1":
+    if regenerating_goldens():
         golden.write_text(normalized(text, build))
     assert golden.exists(), "no golden file; run with BLKSCALE_REGEN_GOLDEN=1"
     assert normalized(text, build) == golden.read_text(), (
@@ -56,9 +56,8 @@ def test_golden_xml(topo, tmp_path):
         "BLKSCALE_REGEN_GOLDEN=1")
 
 
-def test_every_topology_has_a_golden_xml():
-    assert sorted(p.stem for p in GOLDEN.glob("*.xml")) == \
-        shipped_topologies()
+def test_golden_files_are_the_small_topologies():
+    assert sorted(p.stem for p in GOLDEN.glob("*.xml")) == GOLDEN_TOPOLOGIES
 
 
 @pytest.mark.parametrize("topo", shipped_topologies())
@@ -214,6 +213,26 @@ def test_same_placement_as_qemu_argv(topo):
     planned = planned_of(topo)
     root = domain_xml.build(planned, sample_files(), "stock")
     assert _strip_ua(xml_places(root)) == argv_places(planned)
+
+
+@pytest.mark.parametrize("topo", shipped_topologies())
+def test_every_disk_once_at_its_own_address(topo, tmp_path):
+    """What `blkscale xml` prints holds each disk once, each device at an
+    address of its own, as many of each kind as the plan."""
+    planned = planned_of(topo)
+    root = ET.fromstring(xml_of(topo, tmp_path / "build"))
+    places = _strip_ua(xml_places(root))
+    expected = planned.topo.expected
+    bridges = {b.qemu_id for b in planned.layout.bridges}
+    controllers = {disks.controller_id(d.group, d.index)
+                   for d in planned.layout.devices
+                   if d.group.kind == "virtio_scsi"}
+    assert bridges | controllers <= set(places)
+    serials = set(places) - bridges - controllers
+    assert len(serials) == expected["virtio"] + expected["scsi"]
+    assert len(set(places.values())) == len(places)
+    args = [a.get("value") for a in root.iter(Q + "arg")]
+    assert "-drive" not in args
 
 
 def test_null_disks_use_blockdev_and_file_disks_are_native():
