@@ -8,12 +8,11 @@ import os
 import re
 
 from .. import VERSION, paths
+from ..topology.schema import STEP_SECTIONS
 from . import RESULTS_SCHEMA
 
 # Sections the launcher interprets rather than copies under their own name.
-_INTERPRETED = {"fio_raw"}
-# The protocol's section names for steps whose tool name differs.
-_SECTION_ALIASES = {"devtaudit": "devt_audit"}
+_INTERPRETED = {STEP_SECTIONS["fio"]}
 
 
 def disks_found(disks_section):
@@ -145,7 +144,7 @@ def build(ctx, stream):
             doc["disks"]["list"] = (value.get("disks")
                                     if isinstance(value, dict) else value)
             continue
-        key = _SECTION_ALIASES.get(name, name)
+        key = name
         if key in doc:
             # Never let a guest section overwrite what the launcher measured.
             doc["warnings"].append(f"section {name} renamed section_{name}")

@@ -28,8 +28,15 @@ FIRMWARE = ("qboot", "seabios")
 # cost 3-4 times as much, linearly (bench/sweeps/bootcurve.toml).
 UEVENT_HELPERS = ("none", "mdev")
 
+# The guest's steps, one executable each in guest-tools/initramfs/steps/
+# (test_guest_steps.py holds the two lists equal).
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
          "selftest", "fuzz", "fault")
+# The results section a step's output travels in where it is not the
+# step's name (guest-tools/PROTOCOL.md; the guest's /init sends them so):
+# fio's raw JSON, from which the launcher derives "fio", and devtaudit's
+# report, stored in results.json as devt_audit.
+STEP_SECTIONS = {"fio": "fio_raw", "devtaudit": "devt_audit"}
 
 
 def _describe(value):
