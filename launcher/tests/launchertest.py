@@ -10,6 +10,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 BLKSCALE = REPO / "blkscale"
@@ -41,6 +43,22 @@ def regenerating_goldens():
                              "(CI=true): regenerate golden files locally "
                              "and review them")
     return True
+
+
+def need_built(variant, *extra):
+    """Skip unless the variant's kernel and guest image are built, and the
+    files named in extra ("System.map", "config") beside the kernel.
+
+    With BLKSCALE_REQUIRE_ALL=1 the skip is a failure (conftest.py).
+    """
+    from blkscale import paths
+    kdir = paths.kernel_dir(variant)
+    needed = [kdir / "bzImage", paths.initramfs(variant)]
+    needed += [kdir / name for name in extra]
+    missing = [str(p) for p in needed if not p.is_file()]
+    if missing:
+        pytest.skip(f"not built: {', '.join(missing)} (make kernel "
+                    "initramfs)")
 
 
 def run_cli(*args, env=None, cwd=REPO, timeout=600, **kwargs):
