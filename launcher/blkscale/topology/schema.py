@@ -37,6 +37,9 @@ STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
 # fio's raw JSON, from which the launcher derives "fio", and devtaudit's
 # report, stored in results.json as devt_audit.
 STEP_SECTIONS = {"fio": "fio_raw", "devtaudit": "devt_audit"}
+# Steps that measure the kernel's majors and the helper module, not disks:
+# a topology without disks may run these and nothing else.
+DISKLESS_STEPS = ("majors", "procdevices", "selftest", "fuzz")
 
 
 def _describe(value):
