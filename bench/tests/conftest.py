@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from blkscale.paths import REPO
+
 FAKE_LAUNCHER = Path(__file__).resolve().parent / "fake_launcher.py"
 
 

@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from blkscale.paths import REPO
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
 BLKSCALE = REPO / "blkscale"
 FAKE_QEMU = HERE / "fake_qemu.py"
 TOPOLOGIES = REPO / "topologies"

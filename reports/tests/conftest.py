@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from blkscale.paths import REPO
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
