@@ -7,8 +7,6 @@ results/<run>/<topology>/<variant>/, with results/<run>/manifest.json
 describing how the figures were made (see bench/README.md).
 """
 
-from pathlib import Path
+from blkscale.paths import REPO
 
-# bench/blkscale_bench/__init__.py -> the repository is two levels up.
-REPO = Path(__file__).resolve().parents[2]
 BENCH = REPO / "bench"

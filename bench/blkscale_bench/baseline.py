@@ -8,9 +8,10 @@ RUN_DIR`), then reviewed and committed like code.
 import json
 import os
 
+from blkscale.results.atomic import write_json_atomic
+
 from . import BENCH
 from .errors import BenchError
-from blkscale.run.results import write_json_atomic
 
 SCHEMA = {"name": "blkscale-baseline", "version": 1}
 DEFAULT_DIR = BENCH / "baselines"

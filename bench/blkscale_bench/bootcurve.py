@@ -12,7 +12,7 @@ sweep's closing table and by the report: both read the same numbers.
 
 from dataclasses import dataclass, field
 
-from .metrics import lookup, number, step_ok
+from blkscale.results.read import lookup, number, step_ok
 
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"

@@ -1,13 +1,13 @@
 """Options shared by `blkscale bench` and `blkscale nightly`."""
 
 import os
-import re
 import sys
 
-from . import REPO, sweepfile
-from .errors import BenchError
+from blkscale.names import RUN_ID
+from blkscale.paths import REPO
 
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
+from . import sweepfile
+from .errors import BenchError
 
 
 def add_sweep_arguments(parser, default_sweep):

@@ -6,8 +6,7 @@ import os
 import subprocess
 
 from blkscale.hostfacts import host_cpu
-
-from . import REPO
+from blkscale.paths import REPO
 
 
 def now_iso():

@@ -6,7 +6,7 @@ import signal
 import subprocess
 import time
 
-from . import REPO
+from blkscale.paths import REPO
 
 # After forwarding a signal, how long the launcher gets to stop QEMU and
 # clean up before its whole process group is killed.

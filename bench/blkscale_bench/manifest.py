@@ -7,7 +7,7 @@ leaves a readable manifest (status "running" then means it never ended).
 import json
 import os
 
-from blkscale.run.results import write_json_atomic
+from blkscale.results.atomic import write_json_atomic
 
 SCHEMA = {"name": "blkscale-sweep", "version": 1}
 FILENAME = "manifest.json"

@@ -24,29 +24,7 @@ two variants' runs a minute apart).
 import statistics
 from dataclasses import dataclass
 
-
-def lookup(doc, *keys):
-    """doc[k1][k2]..., or None where a level is missing."""
-    for key in keys:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
-
-
-def number(value):
-    """value if it is an int or float (not a bool), else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
-
-
-def step_ok(doc, name):
-    """Whether the results document has step `name` with verdict ok."""
-    for step in (doc or {}).get("steps") or []:
-        if step.get("name") == name:
-            return step.get("verdict") == "ok"
-    return False
+from blkscale.results.read import lookup, number, step_ok
 
 
 def _curve_p50(doc, curve):

@@ -4,7 +4,7 @@
 import os
 
 from . import baseline, compare, junit, metrics, rundir
-from blkscale.run.results import write_json_atomic
+from blkscale.results.atomic import write_json_atomic
 
 XML_NAME = "nightly.xml"
 JSON_NAME = "nightly.json"

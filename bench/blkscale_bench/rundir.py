@@ -1,39 +1,27 @@
 """Reading a finished (or partial) sweep: manifest plus results.json files."""
 
-import json
 import os
 
+from blkscale.results.read import read_manifest, read_results
+
 from . import metrics
-from .manifest import FILENAME
 from .errors import BenchError
+from .manifest import FILENAME
 
 
 def load(run_dir):
     """(manifest, {(topology, variant): results doc}) of a sweep directory."""
     path = os.path.join(run_dir, FILENAME)
-    try:
-        with open(path) as f:
-            manifest = json.load(f)
-    except FileNotFoundError:
+    manifest = read_manifest(run_dir)
+    if manifest is None:
         raise BenchError(path, None, "missing: not a sweep run directory "
-                         "(made by `blkscale bench` or `blkscale nightly`)") \
-            from None
-    except (OSError, ValueError) as e:
-        raise BenchError(path, None, f"unreadable: {e}") from None
-    if (manifest.get("schema") or {}).get("name") != "blkscale-sweep":
-        raise BenchError(path, "schema.name", "is not blkscale-sweep")
+                         "(made by `blkscale bench` or `blkscale nightly`)")
     docs = {}
     for i, entry in enumerate(manifest.get("runs") or []):
         rel = entry.get("results")
-        if not rel:
-            continue
-        rpath = os.path.join(run_dir, rel)
-        try:
-            with open(rpath) as f:
-                docs[(entry["topology"], entry["variant"])] = json.load(f)
-        except (OSError, ValueError) as e:
-            raise BenchError(path, f"runs[{i}].results",
-                             f"{rel}: unreadable: {e}") from None
+        if rel:
+            docs[(entry["topology"], entry["variant"])] = read_results(
+                run_dir, rel, path, f"runs[{i}].results")
     return manifest, docs
 
 

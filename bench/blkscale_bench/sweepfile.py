@@ -18,11 +18,13 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import REPO, curvespec
+from blkscale.names import VARIANT
+from blkscale.paths import REPO
+
+from . import curvespec
 from .errors import BenchError
 from .tablekeys import check_keys
 
-VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
 ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",

@@ -4,16 +4,13 @@ a fake build directory, so that sweeps run in seconds without QEMU."""
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from blkscale.paths import REPO
+
 FAKE_LAUNCHER = Path(__file__).resolve().parent / "fake_launcher.py"
-sys.path.insert(0, str(REPO / "bench"))
-# The bench runs inside the blkscale command: the launcher's package is there.
-sys.path.insert(0, str(REPO / "launcher"))
 
 
 class BenchEnv:

@@ -1,7 +1,8 @@
 """blkscale launcher: topology files in, QEMU runs and results.json out.
 
 The package lives in launcher/blkscale; the top-level ./blkscale script puts
-launcher/ on sys.path and calls blkscale.cli.main().
+launcher/, bench/ and reports/ on the import path and calls
+blkscale.cli.main().
 """
 
 # Version of the launcher itself, recorded in results.json.

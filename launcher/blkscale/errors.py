@@ -47,8 +47,13 @@ class UsageError(BlkscaleError):
     status = EXIT_USAGE
 
 
-class TopologyError(UsageError):
-    """One problem in a topology file, reported as `FILE: FIELD: PROBLEM`."""
+class InputError(UsageError):
+    """One problem in an input file, reported as `FILE: FIELD: PROBLEM`.
+
+    The launcher's topology files, bench's sweep files and the results
+    that bench and reports read all fail this one way; cli.main prints
+    the line as it is.
+    """
 
     def __init__(self, path, field, problem):
         self.path = str(path)
@@ -56,6 +61,10 @@ class TopologyError(UsageError):
         self.problem = problem
         where = f"{self.path}: {field}: " if field else f"{self.path}: "
         super().__init__(one_line(where + problem))
+
+
+class TopologyError(InputError):
+    """One problem in a topology file."""
 
 
 class ResultsUnwritable(BlkscaleError):

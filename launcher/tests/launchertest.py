@@ -8,20 +8,58 @@ imported first when pytest collects them together.
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
+import pytest
+
+from blkscale.paths import REPO
+
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
 BLKSCALE = REPO / "blkscale"
 FAKE_QEMU = HERE / "fake_qemu.py"
 TOPOLOGIES = REPO / "topologies"
 
-sys.path.insert(0, str(REPO / "launcher"))
+
+GOLDEN = HERE / "golden"
+# Topologies small enough that a golden file of their whole command line
+# and XML can be read in a review; the large ones are checked for
+# invariants instead (test_golden_argv.py, test_libvirt_xml.py).
+GOLDEN_TOPOLOGIES = ["ci-small", "debug-fuzz", "many-controllers", "smoke"]
 
 
 def shipped_topologies():
     return sorted(p.stem for p in TOPOLOGIES.glob("*.toml"))
+
+
+def regenerating_goldens():
+    """Whether BLKSCALE_REGEN_GOLDEN=1 asks to rewrite the golden files.
+
+    Never under CI: a golden file rewritten by the code under test there
+    would pass whatever the code does.
+    """
+    if os.environ.get("BLKSCALE_REGEN_GOLDEN") != "1":
+        return False
+    if os.environ.get("CI") == "true":
+        raise AssertionError("BLKSCALE_REGEN_GOLDEN=1 refused under CI "
+                             "(CI=true): regenerate golden files locally "
+                             "and review them")
+    return True
+
+
+def need_built(variant, *extra):
+    """Skip unless the variant's kernel and guest image are built, and the
+    files named in extra ("System.map", "config") beside the kernel.
+
+    With BLKSCALE_REQUIRE_ALL=1 the skip is a failure (conftest.py).
+    """
+    from blkscale import paths
+    kdir = paths.kernel_dir(variant)
+    needed = [kdir / "bzImage", paths.initramfs(variant)]
+    needed += [kdir / name for name in extra]
+    missing = [str(p) for p in needed if not p.is_file()]
+    if missing:
+        pytest.skip(f"not built: {', '.join(missing)} (make kernel "
+                    "initramfs)")
 
 
 def run_cli(*args, env=None, cwd=REPO, timeout=600, **kwargs):

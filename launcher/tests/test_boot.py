@@ -4,27 +4,15 @@ They need build/kernel/out/<variant>/bzImage and
 build/initramfs/<variant>.cpio (make kernel initramfs) and skip without.
 """
 
-
 import pytest
 
-from blkscale import paths
-from launchertest import boot_results, run_cli
+from launchertest import boot_results, need_built, run_cli
 
 VARIANTS = ["stock", "patched"]
 
 
-def built(variant):
-    kernel = paths.kernel_dir(variant) / "bzImage"
-    initramfs = paths.initramfs(variant)
-    missing = [str(p) for p in (kernel, initramfs) if not p.is_file()]
-    return missing
-
-
 def boot(topo, variant, tmp_path):
-    missing = built(variant)
-    if missing:
-        pytest.skip(f"not built: {', '.join(missing)} (make kernel "
-                    "initramfs)")
+    need_built(variant)
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     results = tmp_path / "results"

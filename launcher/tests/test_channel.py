@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from blkscale.guest.channel import ChannelError, ResultsParser, parse
+from blkscale.guestlink.channel import ChannelError, ResultsParser, parse
 
 
 def section(name, value, count=None):

@@ -1,6 +1,6 @@
 """Console lines as guest 6.1 prints them: disk counts, init, panic."""
 
-from blkscale.guest.console import ConsoleWatcher
+from blkscale.guestlink.console import ConsoleWatcher
 
 # Taken from the console of a real ci-small boot (stock 6.1.192).
 BOOT = b"""\

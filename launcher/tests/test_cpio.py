@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from blkscale.guest.cpio import NewcWriter, concatenate
+from blkscale.guestlink.cpio import NewcWriter, concatenate
 
 FILES = {"etc/blkscale/plan.env": "BLKSCALE_PROTOCOL=1\n",
          "etc/blkscale/odd size": "x" * 1021,

@@ -4,7 +4,7 @@ import resource
 
 import pytest
 
-from blkscale import topology
+from blkscale import commands
 from blkscale.errors import TopologyError
 from blkscale.topology import resources
 from launchertest import run_cli
@@ -13,7 +13,8 @@ from launchertest import run_cli
 def prepare(tmp_path, text):
     path = tmp_path / "t.toml"
     path.write_text(text)
-    return topology.prepare(path)
+    # What every subcommand does first: plan, then measure the command line.
+    return commands.prepare(path)
 
 
 def refused(tmp_path, text, field, match):

@@ -4,9 +4,11 @@ import xml.etree.ElementTree as ET
 
 from blkscale import topology
 from blkscale.libvirt.domain_xml import domain_xml
+from blkscale.machine import guest
+from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
 
-FILES = qargv.RunFiles("K", "I", "C", "Q", "R", "D")
+FILES = RunFiles("K", "I", "C", "Q", "R", "D")
 
 
 def _planned(tmp_path, firmware):
@@ -24,10 +26,10 @@ def _bios(argv):
 def test_qboot_is_the_default(tmp_path):
     planned = _planned(tmp_path, None)
     argv = qargv.build_argv(planned, FILES, "stock", "tcg", "qemu")
-    assert _bios(argv) == [qargv.QBOOT_ROM]
+    assert _bios(argv) == [guest.QBOOT_ROM]
     loader = ET.fromstring(domain_xml(planned, FILES, "stock", "tcg")).find(
         "os/loader")
-    assert loader.text == qargv.QBOOT_ROM and loader.get("type") == "rom"
+    assert loader.text == guest.QBOOT_ROM and loader.get("type") == "rom"
 
 
 def test_seabios_is_qemus_own(tmp_path):

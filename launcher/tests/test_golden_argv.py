@@ -1,19 +1,27 @@
-"""The QEMU command line of every shipped topology matches its golden file.
+"""The QEMU command line of every shipped topology.
 
 The command line is what `./blkscale run TOPO --dry-run` prints, one
 argument per line, with the build directory shown as @BUILD@ (the run's
-temporary directory is already @RUNDIR@ in a dry run).  Regenerate after
-an intended change with BLKSCALE_REGEN_GOLDEN=1.
+temporary directory is already @RUNDIR@ in a dry run).  The small
+topologies match golden files (regenerate after an intended change with
+BLKSCALE_REGEN_GOLDEN=1, never under CI); every topology, large ones
+included, is checked against its plan: the devices of each kind, unique
+addresses, node names and serials, no -drive, a size under ARG_MAX.
 """
 
+import json
 import os
 import shlex
+import subprocess
+import sys
+from collections import Counter
 
 import pytest
 
-from launchertest import HERE, run_cli, shipped_topologies
+from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE, REPO,
+                          regenerating_goldens, run_cli, shipped_topologies)
 
-GOLDEN = HERE / "golden"
+from blkscale.qemu.argv import argv_bytes
 
 
 def dry_run_argv(topo, build):
@@ -29,12 +37,12 @@ def dry_run_argv(topo, build):
     return [a.replace(str(build), "@BUILD@") for a in argv]
 
 
-@pytest.mark.parametrize("topo", shipped_topologies())
+@pytest.mark.parametrize("topo", GOLDEN_TOPOLOGIES)
 def test_golden_argv(topo, tmp_path):
     argv = dry_run_argv(topo, tmp_path / "build")
     golden = GOLDEN / f"{topo}.argv"
     text = "\n".join(argv) + "\n"
-    if os.environ.get("BLKSCALE_REGEN_GOLDEN") == "1":
+    if regenerating_goldens():
         golden.write_text(text)
     assert golden.exists(), "no golden file; run with BLKSCALE_REGEN_GOLDEN=1"
     assert text == golden.read_text(), (
@@ -42,12 +50,76 @@ def test_golden_argv(topo, tmp_path):
         "BLKSCALE_REGEN_GOLDEN=1")
 
 
-def test_every_topology_has_a_golden_file():
-    goldens = sorted(p.stem for p in GOLDEN.glob("*.argv"))
-    assert goldens == shipped_topologies()
+def test_golden_files_are_the_small_topologies():
+    assert sorted(p.stem for p in GOLDEN.glob("*.argv")) == GOLDEN_TOPOLOGIES
+    assert set(GOLDEN_TOPOLOGIES) <= set(shipped_topologies())
 
 
-def test_no_drive_option_anywhere():
-    """-drive is O(n^2) in QEMU 7.2; disks must use -blockdev + -device."""
-    for golden in GOLDEN.glob("*.argv"):
-        assert "-drive" not in golden.read_text().split("\n"), golden.name
+def test_regeneration_is_refused_under_ci(tmp_path):
+    """CI=true with BLKSCALE_REGEN_GOLDEN=1 fails and rewrites nothing."""
+    golden = GOLDEN / "smoke.argv"
+    before = golden.read_bytes()
+    env = dict(os.environ, CI="true", BLKSCALE_REGEN_GOLDEN="1")
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         f"{HERE / 'test_golden_argv.py'}::test_golden_argv[smoke]"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode != 0, out.stdout
+    assert "refused under CI" in out.stdout
+    assert golden.read_bytes() == before
+
+
+def _kv(spec):
+    """driver,key=value,... -> (driver, {key: value}); ",," is a comma."""
+    head, *rest = spec.replace(",,", "\0").split(",")
+    return head, dict(item.replace("\0", ",").split("=", 1) for item in rest)
+
+
+def _plan(topo):
+    out = run_cli("plan", "--json", f"topologies/{topo}.toml")
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout)
+
+
+def _unique(values):
+    return len(values) == len(set(values))
+
+
+@pytest.mark.parametrize("topo", shipped_topologies())
+def test_argv_matches_the_plan(topo, tmp_path):
+    plan = _plan(topo)
+    argv = dry_run_argv(topo, tmp_path / "build")
+    pairs = list(zip(argv, argv[1:]))
+    devices = [_kv(v) for o, v in pairs if o == "-device"]
+    kinds = Counter(driver for driver, _ in devices)
+    expected = plan["expected"]
+    controllers = sum(g["controllers"] for g in plan["groups"]
+                      if g["kind"] == "virtio_scsi")
+    assert kinds["virtio-blk-pci"] == expected["virtio"]
+    assert kinds["scsi-hd"] == expected["scsi"]
+    assert kinds["virtio-scsi-pci"] == controllers
+    assert kinds["pci-bridge"] == plan["pci"]["bridges"]
+    assert "-drive" not in argv
+    # Every PCI device at its own bus and slot, every LUN its own address.
+    pci = [(p["bus"], int(p["addr"], 16)) for _, p in devices if "addr" in p]
+    assert _unique(pci)
+    assert len(pci) == 1 + plan["pci"]["devices"] + plan["pci"]["bridges"]
+    luns = [(p["bus"], p["scsi-id"], p["lun"]) for d, p in devices
+            if d == "scsi-hd"]
+    assert _unique(luns)
+    # One node and one serial per disk; every device's drive exists.
+    nodes = [_kv(v)[1]["node-name"] for o, v in pairs if o == "-blockdev"]
+    drives = [p["drive"] for _, p in devices if "drive" in p]
+    serials = [p["serial"] for _, p in devices if "serial" in p]
+    assert _unique(nodes) and _unique(drives) and _unique(serials)
+    assert len(serials) == expected["virtio"] + expected["scsi"]
+    assert set(drives) <= set(nodes)
+    assert argv_bytes(argv) <= plan["host"]["argv_limit"]
+
+
+def test_invariants_catch_a_duplicate_address():
+    """The address check is real: a repeated slot is seen."""
+    argv = ["-device", "virtio-blk-pci,bus=pci.0,addr=0x3,drive=a,serial=a",
+            "-device", "virtio-blk-pci,bus=pci.0,addr=0x3,drive=b,serial=b"]
+    devices = [_kv(v) for o, v in zip(argv, argv[1:]) if o == "-device"]
+    assert not _unique([(p["bus"], p["addr"]) for _, p in devices])

@@ -19,19 +19,15 @@ import time
 
 import pytest
 
-from blkscale import paths
-from launchertest import BLKSCALE, REPO, TOPOLOGIES, all_files, run_cli
+from launchertest import (BLKSCALE, REPO, TOPOLOGIES, all_files, need_built,
+                          run_cli)
 
 VARIANT = "patched"
 
 
 @pytest.fixture
 def built():
-    missing = [str(p) for p in (paths.kernel_dir(VARIANT) / "bzImage",
-                                paths.initramfs(VARIANT)) if not p.is_file()]
-    if missing:
-        pytest.skip(f"not built: {', '.join(missing)} (make kernel "
-                    "initramfs)")
+    need_built(VARIANT)
 
 
 def smoke_with_fault(tmp_path, mode, hang_s=60):

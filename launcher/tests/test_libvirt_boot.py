@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from launchertest import BLKSCALE, REPO, all_files, boot_results, run_cli
+from launchertest import (BLKSCALE, REPO, all_files, boot_results, need_built,
+                          run_cli)
 
-from blkscale import paths
 from blkscale.libvirt import daemon
 
 VARIANT = "patched"
@@ -25,10 +25,7 @@ VARIANT = "patched"
 @pytest.fixture(scope="module")
 def conn():
     libvirt = pytest.importorskip("libvirt")
-    for path in (paths.kernel_dir(VARIANT) / "bzImage",
-                 paths.initramfs(VARIANT)):
-        if not path.is_file():
-            pytest.skip(f"not built: {path} (make kernel initramfs)")
+    need_built(VARIANT)
     running = daemon.accepts(daemon.LIBVIRTD_SOCKET)
     if not running and os.geteuid() != 0:
         pytest.skip("libvirtd not running and only root can start it")

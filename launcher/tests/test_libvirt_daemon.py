@@ -15,7 +15,7 @@ from launchertest import HERE
 from blkscale import topology
 from blkscale.libvirt import daemon, domain_xml
 from blkscale.libvirt.domain import parse_log_command
-from blkscale.qemu import argv as qargv
+from blkscale.machine.files import RunFiles
 
 
 def test_accepts_only_a_listening_socket(tmp_path):
@@ -85,7 +85,7 @@ def system_conn():
 
 
 def _files():
-    return qargv.RunFiles(kernel="/k/bzImage", initrd="/r/initrd.cpio",
+    return RunFiles(kernel="/k/bzImage", initrd="/r/initrd.cpio",
                           console="/r/console.log", qmp="/r/qmp.sock",
                           results="/r/results.stream", disks="/r/disks")
 
@@ -122,6 +122,7 @@ def test_too_long_a_libvirt_command_line_is_refused(system_conn, tmp_path):
     libvirt's; the run is refused with the field to change."""
     from blkscale.errors import TopologyError
     from blkscale.libvirt.domain import check_command_line
+    from blkscale.machine.files import sample_files
     text = (HERE.parents[1] / "topologies" / "oracle-4000.toml").read_text()
     path = tmp_path / "oracle-slice.toml"
     path.write_text(text.replace('backing = "null"', 'backing = "slice"')
@@ -129,7 +130,9 @@ def test_too_long_a_libvirt_command_line_is_refused(system_conn, tmp_path):
     planned = topology.prepare(path)
     with pytest.raises(TopologyError, match=r"virtio_scsi\[0\]\.luns: "
                        "through libvirt the QEMU command line would be"):
-        check_command_line(planned, daemon.SYSTEM_URI)
-    check_command_line(topology.prepare(HERE.parents[1] / "topologies" /
-                                        "oracle-4000.toml"),
-                       daemon.SYSTEM_URI)
+        check_command_line(domain_xml.domain_xml(planned, sample_files(),
+                                                 "patched"),
+                           planned.topo, daemon.SYSTEM_URI)
+    ok = topology.prepare(HERE.parents[1] / "topologies" / "oracle-4000.toml")
+    check_command_line(domain_xml.domain_xml(ok, sample_files(), "patched"),
+                       ok.topo, daemon.SYSTEM_URI)

@@ -1,15 +1,15 @@
 """The libvirt domain XML of every shipped topology.
 
-Golden files are what `./blkscale xml TOPO --variant stock` prints, with
-the build directory shown as @BUILD@ and the DAC label as
-+@UID@:+@GID@.  Regenerate after an intended change with
-BLKSCALE_REGEN_GOLDEN=1.  The printed XML must pass virt-xml-validate and
-be accepted by libvirt's test driver, and it must place every device
-where the QEMU command line places it.
+Golden files of the small topologies are what `./blkscale xml TOPO
+--variant stock` prints, with the build directory shown as @BUILD@ and
+the DAC label as +@UID@:+@GID@.  Regenerate after an intended change with
+BLKSCALE_REGEN_GOLDEN=1 (never under CI).  The printed XML of every
+topology must pass virt-xml-validate and be accepted by libvirt's test
+driver, hold each disk once at an address of its own, and place every
+device where the QEMU command line places it.
 """
 
 import json
-import os
 import re
 import shlex
 import shutil
@@ -18,13 +18,15 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from launchertest import HERE, run_cli, shipped_topologies
+from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE,
+                          regenerating_goldens, run_cli, shipped_topologies)
 
 from blkscale import topology
 from blkscale.libvirt import domain_xml
+from blkscale.machine import disks, guest
+from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
 
-GOLDEN = HERE / "golden"
 LABEL = re.compile(r"<label>\+\d+:\+\d+</label>")
 Q = "{" + domain_xml.QEMU_NS + "}"
 
@@ -41,12 +43,12 @@ def normalized(text, build):
     return LABEL.sub("<label>+@UID@:+@GID@</label>", text)
 
 
-@pytest.mark.parametrize("topo", shipped_topologies())
+@pytest.mark.parametrize("topo", GOLDEN_TOPOLOGIES)
 def test_golden_xml(topo, tmp_path):
     build = tmp_path / "build"
     text = xml_of(topo, build)
     golden = GOLDEN / f"{topo}.xml"
-    if os.environ.get("BLKSCALE_REGEN_GOLDEN") == "1":
+    if regenerating_goldens():
         golden.write_text(normalized(text, build))
     assert golden.exists(), "no golden file; run with BLKSCALE_REGEN_GOLDEN=1"
     assert normalized(text, build) == golden.read_text(), (
@@ -54,9 +56,8 @@ def test_golden_xml(topo, tmp_path):
         "BLKSCALE_REGEN_GOLDEN=1")
 
 
-def test_every_topology_has_a_golden_xml():
-    assert sorted(p.stem for p in GOLDEN.glob("*.xml")) == \
-        shipped_topologies()
+def test_golden_files_are_the_small_topologies():
+    assert sorted(p.stem for p in GOLDEN.glob("*.xml")) == GOLDEN_TOPOLOGIES
 
 
 @pytest.mark.parametrize("topo", shipped_topologies())
@@ -86,7 +87,7 @@ def test_virt_xml_validate_rejects_a_broken_domain(tmp_path):
 
 
 def sample_files():
-    return qargv.RunFiles(kernel="/k/bzImage", initrd="/r/initrd.cpio",
+    return RunFiles(kernel="/k/bzImage", initrd="/r/initrd.cpio",
                           console="/r/console.log", qmp="/r/qmp.sock",
                           results="/r/results.stream", disks="/r/disks")
 
@@ -214,6 +215,26 @@ def test_same_placement_as_qemu_argv(topo):
     assert _strip_ua(xml_places(root)) == argv_places(planned)
 
 
+@pytest.mark.parametrize("topo", shipped_topologies())
+def test_every_disk_once_at_its_own_address(topo, tmp_path):
+    """What `blkscale xml` prints holds each disk once, each device at an
+    address of its own, as many of each kind as the plan."""
+    planned = planned_of(topo)
+    root = ET.fromstring(xml_of(topo, tmp_path / "build"))
+    places = _strip_ua(xml_places(root))
+    expected = planned.topo.expected
+    bridges = {b.qemu_id for b in planned.layout.bridges}
+    controllers = {disks.controller_id(d.group, d.index)
+                   for d in planned.layout.devices
+                   if d.group.kind == "virtio_scsi"}
+    assert bridges | controllers <= set(places)
+    serials = set(places) - bridges - controllers
+    assert len(serials) == expected["virtio"] + expected["scsi"]
+    assert len(set(places.values())) == len(places)
+    args = [a.get("value") for a in root.iter(Q + "arg")]
+    assert "-drive" not in args
+
+
 def test_null_disks_use_blockdev_and_file_disks_are_native():
     planned = planned_of("ci-small")
     root = domain_xml.build(planned, sample_files(), "stock")
@@ -243,7 +264,7 @@ def test_kernel_console_results_and_reboot():
     assert root.findtext("name") == "blkscale-x"
     assert root.findtext("os/kernel") == "/k/bzImage"
     assert root.findtext("os/initrd") == "/r/initrd.cpio"
-    assert root.findtext("os/cmdline") == qargv.kernel_cmdline(planned.topo)
+    assert root.findtext("os/cmdline") == guest.kernel_cmdline(planned.topo)
     assert root.findtext("on_reboot") == "destroy"
     assert root.find("devices/serial/source").get("path") == "/r/console.log"
     channel = root.find("devices/channel")
@@ -295,7 +316,7 @@ def test_file_disk_at_bridge_slot_0_goes_to_command_line(tmp_path):
     root = domain_xml.build(planned, sample_files(), "stock")
     serials = [d.findtext("serial") for d in root.iter("disk")]
     assert len(serials) == 39
-    zero = qargv.disk_serial(at_zero[0].group, at_zero[0].index)
+    zero = disks.disk_serial(at_zero[0].group, at_zero[0].index)
     assert zero not in serials
     args = [a.get("value") for a in root.iter(Q + "arg")]
     device = next(json.loads(a) for a in args if f'"serial":"{zero}"' in a)

@@ -23,14 +23,16 @@ from collections import Counter
 
 import pytest
 
-from blkscale import paths, topology
-from blkscale.guest import planfiles
+from blkscale import topology
+from blkscale.guestlink import planfiles
 from blkscale.libvirt import domain_xml
+from blkscale.machine import guest
+from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
-from launchertest import all_files, fake_runs, run_cli
+from launchertest import all_files, fake_runs, need_built, run_cli
 
 HOSTILE = ["a,b=c", "x</disk>", "$(id)", ";", "a\nb"]
-BASE = qargv.BASE_CMDLINE
+BASE = guest.BASE_CMDLINE
 DISKS = """
 [[virtio_blk]]
 id = "data"
@@ -207,7 +209,7 @@ bus = "bridge"
 
 def hostile_files():
     d = HOSTILE_DIR
-    return qargv.RunFiles(kernel="/b,b/bzImage", initrd=f"{d}/initrd.cpio",
+    return RunFiles(kernel="/b,b/bzImage", initrd=f"{d}/initrd.cpio",
                           console=f"{d}/console.log", qmp=f"{d}/qmp.sock",
                           results=f"{d}/results.stream", disks=f"{d}/disks")
 
@@ -259,11 +261,7 @@ def test_paths_in_libvirt_xml_are_escaped(tmp_path):
 
 def test_real_boot_from_a_hostile_tmpdir(tmp_path):
     """QEMU parses the doubled commas back: the guest finds every disk."""
-    for variant in ("patched",):
-        for need in (paths.kernel_dir(variant) / "bzImage",
-                     paths.initramfs(variant)):
-            if not need.is_file():
-                pytest.skip(f"not built: {need} (make kernel initramfs)")
+    need_built("patched")
     topo = tmp_path / "paths.toml"
     topo.write_text(PATH_TOPO.replace('"stock"', '"patched"')
                     + '[plan]\nsteps = ["census"]\nsettle_s = 30\n')

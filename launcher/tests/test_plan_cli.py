@@ -1,8 +1,11 @@
 """blkscale plan and validate as a user runs them."""
 
 import json
+import os
+import signal
+import subprocess
 
-from launchertest import run_cli, shipped_topologies
+from launchertest import BLKSCALE, REPO, run_cli, shipped_topologies
 
 
 def test_plan_text_shows_layout_and_resources():
@@ -62,3 +65,36 @@ def test_usage_error_exits_2():
     out = run_cli("run")
     assert out.returncode == 2
     assert "the following arguments are required: TOPO" in out.stderr
+
+
+def test_closed_stdout_ends_quietly():
+    """`blkscale plan ... | head`: the reader is gone before we write; the
+    command ends like other Unix tools (status 128 + SIGPIPE), no
+    traceback."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        out = subprocess.run([str(BLKSCALE), "plan", "topologies/default.toml"],
+                             stdout=write_end, stderr=subprocess.PIPE,
+                             text=True, cwd=REPO, timeout=120)
+    finally:
+        os.close(write_end)
+    assert out.stderr == ""
+    assert out.returncode == 128 + signal.SIGPIPE
+
+
+def test_diskless_topology_with_diskless_steps_is_accepted(tmp_path):
+    topo = tmp_path / "majors-only.toml"
+    topo.write_text('[plan]\nsteps = ["majors", "procdevices", "selftest"]\n')
+    out = run_cli("validate", topo)
+    assert out.returncode == 0, out.stderr
+    assert "ok (0 disks" in out.stdout
+
+
+def test_deeply_nested_inline_table_is_one_line(tmp_path):
+    topo = tmp_path / "deep.toml"
+    topo.write_text("x = " + "{a = " * 3000 + "1" + "}" * 3000 + "\n")
+    out = run_cli("plan", topo)
+    assert out.returncode == 2
+    assert out.stderr == (f"{topo}: TOML syntax error: arrays or inline "
+                          "tables nested too deeply\n")

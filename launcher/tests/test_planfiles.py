@@ -4,7 +4,7 @@ import shutil
 import subprocess
 
 from blkscale import topology
-from blkscale.guest import planfiles
+from blkscale.guestlink import planfiles
 
 TOPO = """
 [[virtio_blk]]

@@ -175,7 +175,8 @@ def test_dry_run_starts_nothing(topo, fake_env, tmp_path):
 
 def test_vcpus_beyond_the_kernel_config(tmp_path, fake_env):
     topo = tmp_path / "cpus.toml"
-    topo.write_text('[guest]\nvcpus = 16\nvariants = ["stock"]\n')
+    topo.write_text('[guest]\nvcpus = 16\nvariants = ["stock"]\n'
+                    '[[virtio_blk]]\nid = "b"\ncount = 1\n')
     out = run_cli("run", topo, "--accel", "tcg", "--results-dir",
                   tmp_path / "results", env=fake_env)
     assert out.returncode == 2

@@ -6,16 +6,12 @@ import json
 import pytest
 
 from blkscale import paths
-from launchertest import all_files, run_cli
+from launchertest import all_files, need_built, run_cli
 
 
 def test_profile_smoke(tmp_path):
     variant = "stock"
-    needed = [paths.kernel_dir(variant) / "bzImage",
-              paths.kernel_dir(variant) / "System.map",
-              paths.initramfs(variant)]
-    if not all(p.is_file() for p in needed):
-        pytest.skip("not built (make kernel initramfs)")
+    need_built(variant, "System.map")
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     out = run_cli("run", "topologies/smoke.toml", "--variant", variant,

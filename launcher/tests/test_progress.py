@@ -2,8 +2,8 @@
 
 import io
 
-from blkscale.run import progress as progress_mod
-from blkscale.run.progress import Progress
+from blkscale.session import progress as progress_mod
+from blkscale.session.progress import Progress
 
 
 class Tty(io.StringIO):

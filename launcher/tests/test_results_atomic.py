@@ -4,7 +4,8 @@ import json
 
 import pytest
 
-from blkscale.run.results import derive_fio, disks_found, write_json_atomic
+from blkscale.results.document import derive_fio, disks_found
+from blkscale.results.atomic import write_json_atomic
 
 
 def test_written_whole(tmp_path):

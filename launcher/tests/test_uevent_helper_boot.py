@@ -6,7 +6,7 @@ import json
 import pytest
 
 from blkscale import paths
-from launchertest import all_files, run_cli
+from launchertest import all_files, need_built, run_cli
 
 TOPOLOGY = """\
 [guest]
@@ -25,9 +25,8 @@ settle_s = 120
                                               ("none", "")])
 def test_uevent_helper(helper, expected, tmp_path):
     variant = "patched"
+    need_built(variant, "config")
     config = paths.kernel_dir(variant) / "config"
-    if not (paths.initramfs(variant).is_file() and config.is_file()):
-        pytest.skip("not built (make kernel initramfs)")
     if "CONFIG_UEVENT_HELPER=y" not in config.read_text().splitlines():
         pytest.skip("kernel built before CONFIG_UEVENT_HELPER (make kernel)")
     topo = tmp_path / f"helper-{helper}.toml"

@@ -2,7 +2,3 @@
 (results/<run>/manifest.json) or of one launcher run
 (results/<run>/summary.json).  What each figure means: reports/README.md.
 """
-
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]

@@ -3,15 +3,9 @@ tables.  The numbers come from the bench's own computation
 (bench/blkscale_bench/bootcurve.py), so that the page and the sweep's
 closing table can never disagree."""
 
-import sys
+from blkscale_bench import bootcurve as curve
 
-from . import REPO
 from .table import Table, fmt
-
-if str(REPO / "bench") not in sys.path:
-    sys.path.insert(0, str(REPO / "bench"))
-
-from blkscale_bench import bootcurve as curve  # noqa: E402
 
 SECTION = "bootcurve"
 

@@ -1,12 +1,9 @@
 """The one error a user sees from `blkscale report`."""
 
-EXIT_USAGE = 2
+from blkscale.errors import InputError
+
+EXIT_USAGE = InputError.status
 
 
-class ReportError(Exception):
+class ReportError(InputError):
     """Bad input: one line naming the file and the field."""
-    status = EXIT_USAGE
-
-    def __init__(self, path, field, problem):
-        where = f"{path}: {field}: " if field else f"{path}: "
-        super().__init__(where + problem)

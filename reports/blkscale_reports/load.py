@@ -6,9 +6,11 @@ Two layouts are read: a sweep (manifest.json, made by `blkscale bench` or
 `blkscale run`).
 """
 
-import json
 import os
 from dataclasses import dataclass, field
+
+from blkscale.results.read import (read_json, read_manifest,
+                                   read_results)
 
 from .errors import ReportError
 
@@ -47,26 +49,8 @@ class Run:
         return [e for e in self.entries if e.doc]
 
 
-def _read(path, what):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except FileNotFoundError:
-        return None
-    except (OSError, ValueError) as e:
-        raise ReportError(path, None, f"unreadable {what}: {e}") from None
-
-
 def _results(run_dir, rel, where, fieldname):
-    if not rel:
-        return None
-    path = os.path.join(run_dir, rel)
-    doc = _read(path, "results")
-    if doc is None:
-        raise ReportError(where, fieldname, f"{rel}: missing")
-    if (doc.get("schema") or {}).get("name") != "blkscale-results":
-        raise ReportError(path, "schema.name", "is not blkscale-results")
-    return doc
+    return read_results(run_dir, rel, where, fieldname) if rel else None
 
 
 def _sweep(run_dir, manifest):
@@ -127,14 +111,11 @@ def _single(run_dir, summary):
 def load(run_dir):
     if not os.path.isdir(run_dir):
         raise ReportError(run_dir, None, "no such run directory")
-    manifest = _read(os.path.join(run_dir, "manifest.json"), "manifest")
+    manifest = read_manifest(run_dir)
     if manifest is not None:
-        if (manifest.get("schema") or {}).get("name") != "blkscale-sweep":
-            raise ReportError(os.path.join(run_dir, "manifest.json"),
-                              "schema.name", "is not blkscale-sweep")
         run = _sweep(run_dir, manifest)
     else:
-        summary = _read(os.path.join(run_dir, "summary.json"), "summary")
+        summary = read_json(os.path.join(run_dir, "summary.json"), "summary")
         if summary is None:
             raise ReportError(run_dir, None, "neither manifest.json (a sweep)"
                               " nor summary.json (a run): not a run "

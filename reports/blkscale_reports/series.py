@@ -3,26 +3,11 @@ comes from a results document; a missing one is None, never a guess."""
 
 import statistics
 
-
-def get(doc, *keys):
-    for key in keys:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
-
-
-def num(value):
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
-
-
-def step_ok(doc, name):
-    for s in (doc or {}).get("steps") or []:
-        if s.get("name") == name:
-            return s.get("verdict") == "ok"
-    return False
+# get(doc, *keys), num(value) and step_ok(doc, name) are the results
+# reader's, under the names the report's modules use.
+from blkscale.results.read import lookup as get
+from blkscale.results.read import number as num
+from blkscale.results.read import step_ok
 
 
 def curve(doc, name):

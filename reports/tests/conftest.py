@@ -4,15 +4,14 @@ copies of real runs, see make_fixture.py) and an HTML table reader."""
 import json
 import shutil
 import subprocess
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from blkscale.paths import REPO
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-sys.path.insert(0, str(REPO / "reports"))
 
 
 class Tables(HTMLParser):

@@ -2,16 +2,12 @@
 
 import json
 
-from .. import paths, topology
-from ..guest import layers, planfiles
-from ..qemu.argv import kernel_cmdline
+from .. import paths
+from ..guestlink import layers, planfiles
+from ..machine.guest import kernel_cmdline
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
-
-NAME = "plan"
-HELP = ("Show what a topology turns into without booting: disks, PCI "
-        "layout, MSI-X vectors, I/O space, file descriptors, guest memory, "
-        "block majors and the guest plan.")
+from . import prepare
 
 BUSES_SHOWN = 12
 SD_MAJORS = "8, 65-71, 128-135"
@@ -235,7 +231,7 @@ def _names(names):
 
 
 def main(args):
-    planned = topology.prepare(args.topology)
+    planned = prepare(args.topology)
     desc = _describe(planned)
     if args.json:
         print(json.dumps(desc, indent=1))

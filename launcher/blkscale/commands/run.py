@@ -2,36 +2,27 @@
 
 import datetime
 import os
-import re
 import resource
 import sys
 import tempfile
 from pathlib import Path
 
-from .. import paths, topology
+from .. import paths
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
-from ..guest import layers
+from ..guestlink import layers
 from ..hostfacts import host_cpu
+from ..names import RUN_ID, VARIANT
 from ..libvirt import domain_xml
+from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
-from ..run import summary
-from ..run.progress import Progress
-from ..run.session import (Options, check_socket_dir, kernel_files, now_iso,
-                           run_variant)
-from ..run.signals import interruptible
-
-NAME = "run"
-HELP = ("Boot a topology under QEMU (directly, or through libvirt with "
-        "--backend libvirt) on each kernel variant and collect "
-        "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a guest "
-        "step failed, 2 usage or invalid topology, 3 QEMU or results channel "
-        "failure, 4 timeout or hung guest, 5 kernel panic, 6 results "
-        "directory full or unwritable, 130 interrupted.")
-
-RUN_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,127}")
-VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
+from ..session import summary
+from ..session.progress import Progress
+from ..session.signals import interruptible
+from ..session.variant import (Options, check_socket_dir, kernel_files,
+                               now_iso, run_variant)
+from . import prepare
 
 
 def add_arguments(parser):
@@ -88,34 +79,28 @@ def _dry_run(planned, variants, args, qemu):
         requested = (accel_mod.cached(qemu, kernel) if kernel.is_file()
                      else None) or "tcg"
     for variant in variants:
-        files = qargv.RunFiles(
-            kernel=str(paths.kernel_dir(variant) / "bzImage"),
-            initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
-            qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
-            disks=f"{rundir}/disks")
+        kernel = paths.kernel_dir(variant) / "bzImage"
         print(f"# {variant}")
         if args.backend == "libvirt":
             # libvirt wants absolute paths.
-            files = qargv.RunFiles(**{k: v.replace(rundir, "/" + rundir)
-                                      for k, v in vars(files).items()})
+            files = RunFiles.under(kernel, "/" + rundir)
             print(domain_xml.domain_xml(planned, files, variant, requested),
                   end="")
             continue
+        files = RunFiles.under(kernel, rundir)
         argv = qargv.build_argv(planned, files, variant, requested, qemu)
         print(qargv.shell_command(argv))
     return 0
 
 
-def _libvirt_ready(uri, planned):
-    """python3-libvirt importable, a libvirtd serving uri (started if it is
-    the local system daemon) and a command line libvirt can run, before
-    anything else starts."""
+def _libvirt_ready(uri):
+    """python3-libvirt importable and a libvirtd serving uri (started if it
+    is the local system daemon), before anything else starts."""
     from ..libvirt import daemon, domain
     if domain.libvirt is None:
         raise UsageError("--backend libvirt: python3-libvirt is not "
                          "installed (apt-get install python3-libvirt)")
     daemon.ensure(uri)
-    domain.check_command_line(planned, uri)
 
 
 def _kernel_nr_cpus(variant):
@@ -136,7 +121,7 @@ def _raise_fd_limit(needed):
 
 
 def main(args):
-    planned = topology.prepare(args.topology)
+    planned = prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
     qemu = paths.qemu_binary()
@@ -173,7 +158,7 @@ def main(args):
             raise UsageError(f"{paths.display(paths.kernel_dir(v))}/System.map"
                              ": missing (make kernel); --profile needs it")
     if args.backend == "libvirt":
-        _libvirt_ready(args.libvirt_uri, planned)
+        _libvirt_ready(args.libvirt_uri)
     image_layers = tuple(layers.for_plan(topo))
     version = accel_mod.qemu_version(qemu)
     progress = Progress(enabled=not args.quiet)
@@ -186,7 +171,7 @@ def main(args):
                                              kernels[variants[0]][0],
                                              progress)
             if accel == "kvm":
-                planned = topology.prepare(args.topology, accel="kvm")
+                planned.use_accel(accel)
             _raise_fd_limit(planned.resources.fds)
             opts = Options(qemu, accel, version, host_cpu(),
                            args.show_command, progress, args.backend,

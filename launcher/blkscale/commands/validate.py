@@ -2,12 +2,8 @@
 
 import sys
 
-from .. import topology
+from . import prepare
 from ..errors import EXIT_OK, EXIT_USAGE, TopologyError
-
-NAME = "validate"
-HELP = ("Check topology files: syntax, fields, PCI layout and resources. "
-        "One line per file; exit status 2 if any is invalid.")
 
 
 def add_arguments(parser):
@@ -19,7 +15,7 @@ def main(args):
     status = EXIT_OK
     for path in args.topologies:
         try:
-            planned = topology.prepare(path)
+            planned = prepare(path)
         except TopologyError as e:
             print(e, file=sys.stderr)
             status = EXIT_USAGE

@@ -1,18 +1,11 @@
 """blkscale xml TOPO: print the libvirt domain XML of a topology."""
 
-import re
-
-from .. import paths, topology
+from .. import paths
 from ..errors import UsageError
 from ..libvirt import domain_xml
-from ..qemu import argv as qargv
-
-NAME = "xml"
-HELP = ("Print the libvirt domain XML that `run --backend libvirt` would "
-        "start for a topology (one variant). Paths of the run's temporary "
-        "directory show as /@RUNDIR@.")
-
-VARIANT = re.compile(r"[a-z0-9_-]{1,64}")
+from ..machine.files import RunFiles
+from ..names import VARIANT
+from . import prepare
 
 
 def add_arguments(parser):
@@ -28,7 +21,7 @@ def add_arguments(parser):
 
 
 def main(args):
-    planned = topology.prepare(args.topology, accel=args.accel)
+    planned = prepare(args.topology, accel=args.accel)
     variant = args.variant or planned.topo.guest.variants[0]
     if not VARIANT.fullmatch(variant):
         raise UsageError(f"--variant: {variant!r} is not a variant name")
@@ -36,10 +29,6 @@ def main(args):
         raise UsageError(f"--rundir: {args.rundir!r}: libvirt needs an "
                          "absolute path")
     rundir = args.rundir.rstrip("/") or "/"
-    files = qargv.RunFiles(
-        kernel=str(paths.kernel_dir(variant) / "bzImage"),
-        initrd=f"{rundir}/initrd.cpio", console=f"{rundir}/console.log",
-        qmp=f"{rundir}/qmp.sock", results=f"{rundir}/results.stream",
-        disks=f"{rundir}/disks")
+    files = RunFiles.under(paths.kernel_dir(variant) / "bzImage", rundir)
     print(domain_xml.domain_xml(planned, files, variant, args.accel), end="")
     return 0

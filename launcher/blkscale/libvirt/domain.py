@@ -1,7 +1,7 @@
 """One transient libvirt domain: configure, launch, wait, shutdown.
 
-The same interface as qemu/machine.py's Machine, so that run/session.py
-watches either the same way.  The domain is created with
+machine/backend.py's Backend, like qemu/machine.py's Machine, so that
+session/variant.py watches either the same way.  The domain is created with
 VIR_DOMAIN_START_AUTODESTROY: libvirtd destroys it when our connection
 closes, so even a launcher killed with SIGKILL leaves no domain behind;
 shutdown() (and leaving the `with` block) destroys it at once.
@@ -12,9 +12,9 @@ import shlex
 import threading
 import time
 
-from .. import topology
-from ..errors import TopologyError, UsageError
-from ..qemu.machine import LaunchError, file_tail
+from ..errors import UsageError
+from ..machine import cmdline
+from ..machine.errors import LaunchError, file_tail
 from . import daemon, domain_xml
 
 try:
@@ -102,9 +102,8 @@ class Domain:
             raise RuntimeError("configure() after launch()")
         self.xml, self.name = xml, name
 
-    @property
-    def command(self):
-        return shlex.join(self.argv)
+    def shown(self):
+        return self.xml.rstrip("\n")
 
     @property
     def log_path(self):
@@ -172,7 +171,7 @@ class Domain:
             log = self.qemu_log().strip()
             self.shutdown()
             raise LaunchError(f"libvirt did not start domain {self.name}: "
-                              f"{result['error'].get_error_message()}", [],
+                              f"{result['error'].get_error_message()}",
                               log) from None
         self.qemu_start_s = time.monotonic() - self.spawned_at
         self.argv = self._read_argv()
@@ -192,10 +191,6 @@ class Domain:
                 return int(f.read().strip())
         except (OSError, ValueError):
             return None
-
-    @property
-    def pid(self):
-        return self._pid
 
     def is_running(self):
         if self._dom is None or self._stopped.is_set():
@@ -244,15 +239,6 @@ class Domain:
         self.peak_rss_kib = max(self.peak_rss_kib, value)
         return self.peak_rss_kib
 
-    def wait(self, timeout=None):
-        """Wait for the domain to stop; its exit code, or None on timeout."""
-        deadline = None if timeout is None else time.monotonic() + timeout
-        while self.is_running():
-            if deadline is not None and time.monotonic() > deadline:
-                return None
-            self._stopped.wait(0.2)
-        return self.exitcode()
-
     def shutdown(self, hard=False, timeout=10):
         """Destroy the domain if it still runs and close the connection."""
         if self._dom is not None and self.is_running():
@@ -284,20 +270,21 @@ class Domain:
         return False
 
 
-
 def for_run(planned, files, variant, accel, uri, tmpdir):
-    """A configured Domain for one run; its name ends like the run's
-    temporary directory, so that concurrent runs do not collide."""
+    """A configured Domain for one run, its command line checked against
+    ARG_MAX; its name ends like the run's temporary directory, so that
+    concurrent runs do not collide."""
     suffix = os.path.basename(tmpdir.rstrip("/")).rsplit("-", 1)[-1]
     name = domain_xml.domain_name(planned.topo, variant, suffix)
+    xml = domain_xml.domain_xml(planned, files, variant, accel, name)
+    check_command_line(xml, planned.topo, uri)
     domain = Domain(uri)
-    domain.configure(domain_xml.domain_xml(planned, files, variant, accel,
-                                           name), name)
+    domain.configure(xml, name)
     return domain
 
 
-def check_command_line(planned, uri):
-    """Refuse a topology whose QEMU command line, as libvirt would write
+def check_command_line(xml, topo, uri):
+    """Refuse a domain whose QEMU command line, as libvirt would write
     it, passes ARG_MAX.
 
     libvirt spells each of its own disks as two JSON -blockdev and a JSON
@@ -308,11 +295,9 @@ def check_command_line(planned, uri):
     """
     if libvirt is None:
         return
-    files = topology.sample_files()
-    text = domain_xml.domain_xml(planned, files, "patched")
     conn = libvirt.open(uri)
     try:
-        argv = conn.domainXMLToNative("qemu-argv", text)
+        argv = conn.domainXMLToNative("qemu-argv", xml)
     except libvirt.libvirtError as e:
         raise LaunchError(f"{uri}: cannot check the domain's command line: "
                           f"{e.get_error_message()}") from None
@@ -320,13 +305,6 @@ def check_command_line(planned, uri):
         conn.close()
     # Each word also costs its NUL (the space here) and a pointer.
     size = len(argv.encode()) + 8 * (argv.count(" ") + 1)
-    limit = topology.arg_max()
-    if size > limit:
-        topo = planned.topo
-        group = max(topo.pci_groups, key=lambda g: g.disks)
-        what = "count" if group.kind == "virtio_blk" else "luns"
-        raise TopologyError(topo.path, f"{group.field}.{what}", "through "
-                            f"libvirt the QEMU command line would be "
-                            f"{size // 1024} KiB; ARG_MAX leaves "
-                            f"{limit // 1024} KiB (file-backed disks cost "
-                            "about 600 bytes each there; null ones 200)")
+    cmdline.check_size(topo, size, cmdline.arg_max(), via="through libvirt ",
+                       note=" (file-backed disks cost about 600 bytes each "
+                       "there; null ones 200)")

@@ -1,8 +1,9 @@
 """The libvirt domain XML of a planned topology, assembled in one place.
 
-Everything comes from the Layout that qemu/argv.py builds the QEMU command
-line from: PCI slots, bridges, device order, node names and serials, so
-the guest sees the same machine whichever backend starts it.  libvirt 9.0
+Everything comes from the machine model (machine/) and the Layout's disk
+records that qemu/argv.py builds the QEMU command line from: PCI slots,
+bridges, device order, node names and serials, so the guest sees the same
+machine whichever backend starts it.  libvirt 9.0
 cannot say three things, which go to QEMU through libvirt's QEMU XML
 namespace:
 
@@ -34,8 +35,11 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from ..qemu import argv as qargv
-from ..topology.layout import RESULTS_SLOT, disk_suffix
+from ..machine.disks import (blockdev_args, changed_props, controller_id,
+                             device_props, disk_props, global_args,
+                             node_name, shared_props, slice_path, sparse_path)
+from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
+from ..topology.layout import RESULTS_SLOT
 
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
 ET.register_namespace("qemu", QEMU_NS)
@@ -59,11 +63,11 @@ def bus_id(bus):
 
 
 def controller_alias(group, index):
-    return f"ua-sc-{group.id}-{index}"
+    return "ua-" + controller_id(group, index)
 
 
 def disk_alias(group, index):
-    return "ua-" + qargv.node_name(group, index)
+    return "ua-" + node_name(group, index)
 
 
 def _device(driver, **props):
@@ -89,7 +93,6 @@ class _Builder:
         self.overrides = []         # (alias, [(name, type, value)])
         self.bus_index = {}         # id(bus) -> libvirt controller index
         self.scsi_index = 0
-        self.scsi_disk = 0
         self.defaults = {}          # (kind, prop) -> value, from -global
 
     # -- placement ---------------------------------------------------------
@@ -138,16 +141,17 @@ class _Builder:
     def _source(self, disk, group, index):
         if group.backing == "sparse":
             ET.SubElement(disk, "source",
-                          file=qargv.sparse_path(self.files, group, index))
+                          file=sparse_path(self.files, group, index))
             return
         source = ET.SubElement(disk, "source",
-                               file=qargv.slice_path(self.files, group))
+                               file=slice_path(self.files, group))
         slices = ET.SubElement(source, "slices")
         ET.SubElement(slices, "slice", type="storage",
                       offset=str(index * group.size_bytes),
                       size=str(group.size_bytes))
 
-    def _disk(self, group, index, target, bus, driver=None):
+    def _disk(self, record, bus, driver=None):
+        group, index = record.group, record.index
         attrs = {"type": "file", "device": "disk"}
         if bus == "virtio":
             attrs["model"] = _model(group)
@@ -155,8 +159,8 @@ class _Builder:
         ET.SubElement(disk, "driver", dict(name="qemu", type="raw",
                                            **(driver or {})))
         self._source(disk, group, index)
-        ET.SubElement(disk, "target", dev=target, bus=bus)
-        ET.SubElement(disk, "serial").text = qargv.disk_serial(group, index)
+        ET.SubElement(disk, "target", dev=record.name, bus=bus)
+        ET.SubElement(disk, "serial").text = disk_props(record)["serial"]
         if group.backing == "slice":
             # Slices of one file: every device writes to it (share-rw=on).
             ET.SubElement(disk, "shareable")
@@ -170,42 +174,29 @@ class _Builder:
 
     def globals(self):
         """-global for the command-line devices' most common values."""
-        self.defaults = qargv.shared_props(
+        self.defaults = shared_props(
             [d for d in self.layout.devices if self._on_cmdline(d)])
-        for (kind, prop), value in self.defaults.items():
-            qtype, names = qargv.DEVICE_PROPS[kind]
-            self.args += ["-global", f"{qtype}.{names[prop]}={value}"]
-
-    def _cmdline_props(self, dev):
-        names = qargv.DEVICE_PROPS[dev.group.kind][1]
-        return {names[p]: v for p, v in qargv.device_props(dev).items()
-                if self.defaults[(dev.group.kind, p)] != v}
-
-    def _disk_props(self, group, index):
-        props = {"drive": qargv.node_name(group, index),
-                 "serial": qargv.disk_serial(group, index)}
-        if group.backing == "slice":
-            props["share-rw"] = True
-        return props
+        self.args += global_args(self.defaults)
 
     def _overrides_of(self, dev):
-        props = qargv.device_props(dev)
+        props = device_props(dev)
         return [(qemu, "unsigned", str(props[ours]))
                 for ours, qemu in _OVERRIDES[dev.group.kind].items()]
 
-    def blk(self, dev, target):
-        group, index = dev.group, dev.index
-        if self._native(dev.bus, dev.slot) and group.backing != "null":
-            disk = self._disk(group, index, target, "virtio",
+    def blk(self, dev):
+        record = dev.disks[0]
+        if self._native(dev.bus, dev.slot) and dev.group.backing != "null":
+            disk = self._disk(record, "virtio",
                               {"queues": str(dev.num_queues),
                                "queue_size": str(dev.queue_size)})
             self._address(disk, dev.bus, dev.slot)
-            self._override(disk_alias(group, index), self._overrides_of(dev))
+            self._override(disk_alias(dev.group, dev.index),
+                           self._overrides_of(dev))
             return
-        self.args += qargv.backing_args(group, index, self.files)
-        self.args += _device("virtio-blk-pci", bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
-                             **self._disk_props(group, index),
-                             **self._cmdline_props(dev))
+        self.args += blockdev_args(record, self.files)
+        self.args += _device("virtio-blk-pci", bus=bus_id(dev.bus),
+                             addr=f"{dev.slot:#x}", **disk_props(record),
+                             **changed_props(dev, self.defaults))
 
     def scsi(self, dev):
         group = dev.group
@@ -222,23 +213,20 @@ class _Builder:
         else:
             self.args += _device("virtio-scsi-pci", id=alias,
                                  bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
-                                 **self._cmdline_props(dev))
-        first = dev.index * group.disks_per_controller
-        for target in range(group.targets):
-            for lun in range(group.luns):
-                index = first + target * group.luns + lun
-                name = "sd" + disk_suffix(self.scsi_disk)
-                self.scsi_disk += 1
-                if native and group.backing != "null":
-                    disk = self._disk(group, index, name, "scsi")
-                    ET.SubElement(disk, "address", type="drive",
-                                  controller=str(self.scsi_index), bus="0",
-                                  target=str(target), unit=str(lun))
-                    continue
-                self.args += qargv.backing_args(group, index, self.files)
-                self.args += _device("scsi-hd", bus=f"{alias}.0",
-                                     **{"scsi-id": target, "lun": lun},
-                                     **self._disk_props(group, index))
+                                 **changed_props(dev, self.defaults))
+        for record in dev.disks:
+            if native and group.backing != "null":
+                disk = self._disk(record, "scsi")
+                ET.SubElement(disk, "address", type="drive",
+                              controller=str(self.scsi_index), bus="0",
+                              target=str(record.target),
+                              unit=str(record.lun))
+                continue
+            self.args += blockdev_args(record, self.files)
+            self.args += _device("scsi-hd", bus=f"{alias}.0",
+                                 **{"scsi-id": record.target,
+                                    "lun": record.lun},
+                                 **disk_props(record))
         if native:
             self.scsi_index += 1
 
@@ -254,7 +242,7 @@ def _results_port(devices, files):
     ET.SubElement(serial, "target", port="0")
     channel = ET.SubElement(devices, "channel", type="file")
     ET.SubElement(channel, "source", path=files.results)
-    ET.SubElement(channel, "target", type="virtio", name=qargv.RESULTS_PORT)
+    ET.SubElement(channel, "target", type="virtio", name=RESULTS_PORT)
     ET.SubElement(channel, "address", type="virtio-serial", controller="0",
                   bus="0", port="1")
 
@@ -274,12 +262,12 @@ def build(planned, files, variant, accel="tcg", name=None, label=None):
     ET.SubElement(dom, "vcpu").text = str(topo.guest.vcpus)
     os_el = ET.SubElement(dom, "os")
     ET.SubElement(os_el, "type", arch="x86_64", machine="pc").text = "hvm"
-    if topo.guest.firmware == "qboot":
-        ET.SubElement(os_el, "loader", readonly="yes",
-                      type="rom").text = qargv.QBOOT_ROM
+    rom = firmware_rom(topo)
+    if rom:
+        ET.SubElement(os_el, "loader", readonly="yes", type="rom").text = rom
     ET.SubElement(os_el, "kernel").text = files.kernel
     ET.SubElement(os_el, "initrd").text = files.initrd
-    ET.SubElement(os_el, "cmdline").text = qargv.kernel_cmdline(topo)
+    ET.SubElement(os_el, "cmdline").text = kernel_cmdline(topo)
     features = ET.SubElement(dom, "features")
     ET.SubElement(features, "acpi")
     if accel == "kvm":
@@ -296,10 +284,9 @@ def build(planned, files, variant, accel="tcg", name=None, label=None):
     b.args += ["-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off"]
     b.bridges()
     b.globals()
-    names = planned.layout.blk_names()
     for dev in planned.layout.devices:
         if dev.group.kind == "virtio_blk":
-            b.blk(dev, names[(dev.group.id, dev.index)])
+            b.blk(dev)
         else:
             b.scsi(dev)
     ET.SubElement(b.devices, "memballoon", model="none")

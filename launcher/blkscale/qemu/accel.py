@@ -17,8 +17,9 @@ import time
 
 from .. import paths
 from ..errors import UsageError
-from ..guest.console import ConsoleWatcher
-from .machine import Machine, MachineError
+from ..guestlink.console import ConsoleWatcher
+from ..machine.errors import MachineError
+from .machine import Machine
 
 PROBE_TIMEOUT_S = 20
 

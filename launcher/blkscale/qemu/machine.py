@@ -4,79 +4,20 @@ Modelled on QEMU's python/qemu/machine QEMUMachine, cut down to what the
 launcher needs: the process runs in its own process group (so that
 cleanup can kill everything it started), dies with the launcher
 (PR_SET_PDEATHSIG), and its stderr goes to a log file whose tail ends up
-in the exceptions.
+in the exceptions.  It provides machine/backend.py's Backend.
 """
 
 import ctypes
 import os
-import shlex
 import signal
 import subprocess
 import time
 
-from ..errors import (EXIT_GUEST_FAILURE, EXIT_PANIC, EXIT_TIMEOUT,
-                      BlkscaleError)
+from ..machine.errors import LaunchError, file_tail
+from .argv import shell_command
 from .qmp import Qmp, QmpError
 
 PR_SET_PDEATHSIG = 1
-
-
-class MachineError(BlkscaleError):
-    """A QEMU run went wrong; carries the command and the console tail."""
-    status = EXIT_GUEST_FAILURE
-    kind = "qemu-failure"
-
-    def __init__(self, message, command=(), tail=""):
-        super().__init__(message)
-        self.command = list(command)
-        self.tail = tail
-
-    def details(self):
-        text = str(self)
-        if self.tail:
-            text += "\n--- console tail ---\n" + self.tail.rstrip() + "\n---"
-        return text
-
-
-class LaunchError(MachineError):
-    """QEMU did not start: bad argv, missing file, no QMP greeting."""
-    kind = "launch-failure"
-
-
-class QemuDied(MachineError):
-    """QEMU exited before the guest finished its plan."""
-    kind = "qemu-died"
-
-
-class ChannelBroken(MachineError):
-    """The results stream is incomplete or corrupt."""
-    kind = "channel-broken"
-
-
-class GuestTimeout(MachineError):
-    status = EXIT_TIMEOUT
-    kind = "timeout"
-
-
-class GuestHang(MachineError):
-    status = EXIT_TIMEOUT
-    kind = "hang"
-
-
-class GuestPanic(MachineError):
-    status = EXIT_PANIC
-    kind = "panic"
-
-
-def file_tail(path, limit=4000):
-    """The last `limit` bytes of a log file as text ("" if unreadable)."""
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            f.seek(max(0, f.tell() - limit))
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""
 
 
 def _child_setup():
@@ -110,13 +51,8 @@ class Machine:
         self.argv = list(argv)
         self.qmp_path = str(qmp_path)
 
-    @property
-    def command(self):
-        return shlex.join(self.argv or [])
-
-    @property
-    def pid(self):
-        return self._proc.pid if self._proc else None
+    def shown(self):
+        return shell_command(self.argv)
 
     def is_running(self):
         return self._proc is not None and self._proc.poll() is None
@@ -144,8 +80,8 @@ class Machine:
                 stderr=subprocess.STDOUT, start_new_session=True,
                 preexec_fn=_child_setup, close_fds=True)
         except OSError as e:
-            raise LaunchError(f"cannot run {self.argv[0]}: {e.strerror}",
-                              self.argv) from None
+            raise LaunchError(f"cannot run {self.argv[0]}: {e.strerror}"
+                              ) from None
         self._qmp = Qmp(self.qmp_path)
 
         def alive():
@@ -168,7 +104,7 @@ class Machine:
             if log:
                 message += ": " + log.splitlines()[-1]
             self.shutdown(hard=True)
-            raise LaunchError(message, self.argv, log) from None
+            raise LaunchError(message, log) from None
         self.qemu_start_s = time.monotonic() - self.spawned_at
         return self.qemu_start_s
 
@@ -196,10 +132,6 @@ class Machine:
         except (OSError, ValueError, IndexError):
             pass
         return self.peak_rss_kib
-
-    def wait(self, timeout=None):
-        """Wait for QEMU to exit; its status, or None on timeout."""
-        return self._reap(timeout)
 
     def _reap(self, timeout):
         if self._proc is None:

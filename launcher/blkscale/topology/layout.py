@@ -17,6 +17,10 @@ order the guest kernel enumerates them: every bus lists its own devices
 before the buses behind its bridges (pci_bus_add_devices()).  The same
 order makes virtio_blk probe, so the guest names disks vda, vdb, ... in
 that order, which is how the launcher knows the names of fio and lvm disks.
+
+Layout.disks holds one record per disk with its whole address (device,
+bus, slot, SCSI target and LUN), so that the QEMU command line and the
+libvirt XML place each disk from the same record.
 """
 
 from dataclasses import dataclass, field
@@ -58,6 +62,29 @@ class Device:
     num_queues: int = 0
     queue_size: int = 0
     vectors: int = 0
+    disks: list = field(default_factory=list)     # its Disk records
+
+
+@dataclass
+class Disk:
+    """One disk and where it sits."""
+    group: object
+    index: int                # index of the disk within its group
+    device: Device            # its virtio-blk device or virtio-scsi controller
+    target: int = None        # SCSI target and LUN on the controller
+    lun: int = None
+    # vdX in virtio_blk probe order (the guest's names); sdX in layout
+    # order (libvirt's <target dev>: the guest's own SCSI names follow
+    # asynchronous probe order).
+    name: str = ""
+
+    @property
+    def bus(self):
+        return self.device.bus
+
+    @property
+    def slot(self):
+        return self.device.slot
 
 
 @dataclass
@@ -65,6 +92,7 @@ class Layout:
     root: Bus
     buses: list               # every bus in guest enumeration order
     devices: list             # every device in guest enumeration order
+    disks: list               # every Disk, in the same order
 
     @property
     def bridges(self):
@@ -75,13 +103,8 @@ class Layout:
 
     def blk_names(self):
         """(group id, index) -> guest disk name, in virtio_blk probe order."""
-        names = {}
-        n = 0
-        for dev in self.devices:
-            if dev.group.kind == "virtio_blk":
-                names[(dev.group.id, dev.index)] = "vd" + disk_suffix(n)
-                n += 1
-        return names
+        return {(d.group.id, d.index): d.name for d in self.disks
+                if d.group.kind == "virtio_blk"}
 
 
 def disk_suffix(index):
@@ -223,4 +246,26 @@ def _finish(root, buses):
     for number, bus in enumerate(buses):
         bus.number = number
     devices = [bus.devices[s] for bus in buses for s in sorted(bus.devices)]
-    return Layout(root, buses, devices)
+    return Layout(root, buses, devices, _disks(devices))
+
+
+def _disks(devices):
+    disks = []
+    count = {"vd": 0, "sd": 0}
+    for dev in devices:
+        group = dev.group
+        if group.kind == "virtio_blk":
+            addresses = [(dev.index, None, None)]
+            prefix = "vd"
+        else:
+            first = dev.index * group.disks_per_controller
+            addresses = [(first + target * group.luns + lun, target, lun)
+                         for target in range(group.targets)
+                         for lun in range(group.luns)]
+            prefix = "sd"
+        for index, target, lun in addresses:
+            dev.disks.append(Disk(group, index, dev, target, lun,
+                                  prefix + disk_suffix(count[prefix])))
+            count[prefix] += 1
+        disks += dev.disks
+    return disks

@@ -30,6 +30,10 @@ def read_toml(path):
         raise TopologyError(path, "", f"line {line}: not UTF-8") from None
     try:
         return tomllib.loads(text)
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively.
+        raise TopologyError(path, "", "TOML syntax error: arrays or inline "
+                            "tables nested too deeply") from None
     except tomllib.TOMLDecodeError as e:
         message = str(e)
         m = re.search(r"\s*\(at line (\d+), column (\d+)\)$", message)
@@ -118,6 +122,22 @@ def _check_plan(topo, raw_plan):
         _choose_lvm_disks(topo)
     if "blktests" in plan.steps:
         _choose_blktests_disks(topo)
+    if not topo.expected_total:
+        _check_diskless(topo)
+
+
+def _check_diskless(topo):
+    """A topology without disks runs only steps that need none."""
+    needing = [s for s in topo.plan.steps if s not in schema.DISKLESS_STEPS]
+    if topo.plan.steps and not needing:
+        return
+    if not needing:
+        raise TopologyError(topo.path, "plan.steps", "empty, and the "
+                            "topology has no disks: nothing to run")
+    raise TopologyError(topo.path, "plan.steps", f"step {needing[0]} needs "
+                        "disks and the topology has none: add [[virtio_blk]],"
+                        " [[virtio_scsi]], [scsi_debug] or [null_blk], or run"
+                        " only " + ", ".join(schema.DISKLESS_STEPS))
 
 
 def _selected_groups(topo, section, names, default):

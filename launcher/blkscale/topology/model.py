@@ -187,6 +187,13 @@ class Topology:
         """Every virtio PCI group in placement order: controllers first."""
         return list(self.scsi_groups) + list(self.blk_groups)
 
+    def largest_disk_field(self):
+        """The field to change when there are too many disks: the disk
+        count of the group with the most."""
+        group = max(self.pci_groups, key=lambda g: g.disks)
+        what = "count" if group.kind == "virtio_blk" else "luns"
+        return f"{group.field}.{what}"
+
     def group(self, gid):
         for g in self.pci_groups:
             if g.id == gid:

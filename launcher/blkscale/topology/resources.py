@@ -106,7 +106,7 @@ def plan_resources(topo, layout, accel="tcg"):
     res = Resources()
     _vectors(topo, layout, res)
     _io_space(topo, layout, res)
-    _fds(topo, layout, res, accel)
+    check_fds(topo, layout, res, accel)
     _memory(topo, layout, res)
     return res
 
@@ -196,7 +196,7 @@ def _io_space(topo, layout, res):
                             "true")
 
 
-def _fds(topo, layout, res, accel):
+def check_fds(topo, layout, res, accel):
     """One descriptor per file-backed disk; KVM adds eventfds."""
     fds = QEMU_BASE_FDS
     for g in topo.pci_groups:

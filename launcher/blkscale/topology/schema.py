@@ -9,13 +9,13 @@ TopologyError with the dotted field path, e.g. `virtio_scsi[2].luns`.
 import re
 
 from ..errors import TopologyError
+from ..names import NAME_PATTERN
 
 AUTO = "auto"
 
 # Group ids end up in QEMU ids, node names and disk serials (virtio-blk
 # serials hold 20 bytes: id, '-', and an index of up to 5 digits).
 ID_PATTERN = "[a-z0-9_-]{1,14}"
-NAME_PATTERN = "[a-z0-9_-]{1,64}"
 PARAM_PATTERN = "[a-z0-9_]{1,32}"
 
 # qboot jumps straight to the kernel; SeaBIOS first sets up every
@@ -28,8 +28,18 @@ FIRMWARE = ("qboot", "seabios")
 # cost 3-4 times as much, linearly (bench/sweeps/bootcurve.toml).
 UEVENT_HELPERS = ("none", "mdev")
 
+# The guest's steps, one executable each in guest-tools/initramfs/steps/
+# (test_guest_steps.py holds the two lists equal).
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
          "selftest", "fuzz", "fault", "blktests")
+# The results section a step's output travels in where it is not the
+# step's name (guest-tools/PROTOCOL.md; the guest's /init sends them so):
+# fio's raw JSON, from which the launcher derives "fio", and devtaudit's
+# report, stored in results.json as devt_audit.
+STEP_SECTIONS = {"fio": "fio_raw", "devtaudit": "devt_audit"}
+# Steps that measure the kernel's majors and the helper module, not disks:
+# a topology without disks may run these and nothing else.
+DISKLESS_STEPS = ("majors", "procdevices", "selftest", "fuzz")
 
 
 def _describe(value):

@@ -3,7 +3,8 @@
 import os
 
 from .. import paths
-from .results import SUMMARY_SCHEMA, write_json_atomic
+from ..results import SUMMARY_SCHEMA
+from ..results.atomic import write_json_atomic
 
 TAIL_LINES = 15
 

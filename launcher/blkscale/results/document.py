@@ -1,48 +1,18 @@
 """results.json of one variant (schema in launcher/RESULTS.md).
 
-Built only from a complete, valid results stream; written atomically
-(temporary name, fsync, rename) so that a results.json is never partial.
+Built only from a complete, valid results stream; written with
+atomic.write_json_atomic() so that a results.json is never partial.
 """
 
-import json
 import os
 import re
-import tempfile
 
 from .. import VERSION, paths
-
-SCHEMA = {"name": "blkscale-results", "version": 1}
-SUMMARY_SCHEMA = {"name": "blkscale-summary", "version": 1}
+from ..topology.schema import STEP_SECTIONS
+from . import RESULTS_SCHEMA
 
 # Sections the launcher interprets rather than copies under their own name.
-_INTERPRETED = {"fio_raw"}
-# The protocol's section names for steps whose tool name differs.
-_SECTION_ALIASES = {"devtaudit": "devt_audit"}
-
-
-def write_json_atomic(path, data):
-    path = os.fspath(path)
-    directory = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=directory)
-    try:
-        with os.fdopen(fd, "w") as f:
-            json.dump(data, f, indent=1, sort_keys=False)
-            f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)
-        os.rename(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    dfd = os.open(directory, os.O_RDONLY)
-    try:
-        os.fsync(dfd)
-    finally:
-        os.close(dfd)
+_INTERPRETED = {STEP_SECTIONS["fio"]}
 
 
 def disks_found(disks_section):
@@ -132,7 +102,7 @@ def build(ctx, stream):
     census = next((s for s in steps if s["name"] == "census"), None)
     expected = dict(topo.expected, total=topo.expected_total)
     doc = {
-        "schema": SCHEMA,
+        "schema": RESULTS_SCHEMA,
         "run": {"id": ctx.run_id, "started": ctx.started,
                 "finished": ctx.finished, "launcher_version": VERSION},
         "kernel": {"variant": ctx.variant, "release": ctx.release,
@@ -174,7 +144,7 @@ def build(ctx, stream):
             doc["disks"]["list"] = (value.get("disks")
                                     if isinstance(value, dict) else value)
             continue
-        key = _SECTION_ALIASES.get(name, name)
+        key = name
         if key in doc:
             # Never let a guest section overwrite what the launcher measured.
             doc["warnings"].append(f"section {name} renamed section_{name}")

@@ -19,15 +19,19 @@ from dataclasses import dataclass, field
 from .. import paths
 from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
                       Interrupted, ResultsUnwritable, UsageError)
-from ..guest import cpio, planfiles
-from ..guest.channel import ChannelError, ResultsParser
-from ..guest.console import ConsoleWatcher
+from ..guestlink import cpio, planfiles
+from ..guestlink.channel import ChannelError, ResultsParser
+from ..guestlink.console import ConsoleWatcher
+from ..machine.disks import image_files
+from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
+                              GuestTimeout, MachineError, QemuDied)
+from ..machine.files import RunFiles
 from ..qemu import argv as qargv
 from ..qemu import profiler as profiler_mod
+from ..qemu.machine import Machine
 from ..qemu.profiler import GuestProfiler
-from ..qemu.machine import (ChannelBroken, GuestHang, GuestPanic,
-                            GuestTimeout, Machine, MachineError, QemuDied)
-from . import results as results_mod
+from ..results import document as results_mod
+from ..results.atomic import write_json_atomic
 
 POLL_S = 0.2
 # sockaddr_un.sun_path, less the terminating NUL.
@@ -121,7 +125,7 @@ def kernel_files(variant):
 
 def _make_images(planned, files):
     os.makedirs(files.disks, exist_ok=True)
-    for path, size in qargv.image_files(planned, files):
+    for path, size in image_files(planned, files):
         with open(path, "wb") as f:
             f.truncate(size)
 
@@ -146,8 +150,7 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             try:
                 active |= _drain(res, parser.feed)
             except ChannelError as e:
-                raise ChannelBroken(str(e), machine.argv,
-                                    watcher.tail()) from None
+                raise ChannelBroken(str(e), watcher.tail()) from None
             return active
 
         def milestones(now):
@@ -181,16 +184,15 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             if parser.phase is None and elapsed > timeouts.boot_s:
                 raise GuestTimeout(f"the guest did not reach /init within "
                                    f"timeouts.boot_s = {timeouts.boot_s} s",
-                                   machine.argv, watcher.tail())
+                                   watcher.tail())
             if elapsed > timeouts.run_s:
                 raise GuestTimeout(f"the run took longer than timeouts.run_s "
-                                   f"= {timeouts.run_s} s", machine.argv,
-                                   watcher.tail())
+                                   f"= {timeouts.run_s} s", watcher.tail())
             if now - last_activity > timeouts.hang_s:
                 raise GuestHang(f"no console or results output for "
                                 f"timeouts.hang_s = {timeouts.hang_s} s "
                                 f"(phase {parser.phase or 'kernel'})",
-                                machine.argv, watcher.tail())
+                                watcher.tail())
             phase = parser.phase or ("kernel" if not watcher.reached_init
                                      else "init")
             if ctx.profiler is not None and ctx.profiler.due(elapsed):
@@ -201,8 +203,7 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             time.sleep(POLL_S if ctx.profiler is None
                        else min(POLL_S, ctx.profiler.interval_s))
     if watcher.panic:
-        raise GuestPanic(f"kernel panic: {watcher.panic}", machine.argv,
-                         watcher.tail())
+        raise GuestPanic(f"kernel panic: {watcher.panic}", watcher.tail())
     code = machine.exitcode()
     try:
         return parser.finish()
@@ -211,8 +212,8 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             log = machine.qemu_log().strip().splitlines()
             detail = f": {log[-1]}" if log else ""
             raise QemuDied(f"QEMU {_how_it_ended(code)}{detail}",
-                           machine.argv, watcher.tail()) from None
-        raise ChannelBroken(str(e), machine.argv, watcher.tail()) from None
+                           watcher.tail()) from None
+        raise ChannelBroken(str(e), watcher.tail()) from None
 
 
 def _how_it_ended(code):
@@ -247,37 +248,22 @@ def run_variant(planned, variant, run_id, out_dir, opts):
     watcher = ConsoleWatcher()
     console_kept = None
     try:
-        files = qargv.RunFiles(
-            kernel=str(bzimage), initrd=os.path.join(tmp, "initrd.cpio"),
-            console=os.path.join(tmp, "console.log"),
-            qmp=os.path.join(tmp, "qmp.sock"),
-            results=os.path.join(tmp, "results.stream"),
-            disks=os.path.join(tmp, "disks"))
+        files = RunFiles.under(bzimage, tmp)
+        machine = _machine(planned, files, variant, opts, tmp)
         archive = planfiles.plan_archive(topo, planned.layout, run_id,
                                          variant)
         cpio.concatenate([base, *opts.layers], archive, files.initrd)
         _make_images(planned, files)
         names = planned.layout.blk_names()
         ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)
-        ctx.argv = qargv.build_argv(planned, files, variant, opts.accel,
-                                    opts.qemu)
         ctx.backend = opts.backend
         if opts.profile_s:
             ctx.profiler = GuestProfiler(paths.kernel_dir(variant) /
                                          "System.map", opts.profile_s)
-        if opts.backend == "libvirt":
-            from ..libvirt.domain import for_run
-            machine = for_run(planned, files, variant, opts.accel,
-                              opts.libvirt_uri, tmp)
-            shown = machine.xml.rstrip("\n")
-        else:
-            machine = Machine(os.path.join(tmp, "qemu.log"))
-            machine.configure(ctx.argv, files.qmp)
-            shown = qargv.shell_command(ctx.argv)
         if opts.show_command:
             if opts.progress:
                 opts.progress.end()
-            print(shown, flush=True)
+            print(machine.shown(), flush=True)
         parser = ResultsParser()
         t0 = time.monotonic()
         try:
@@ -290,7 +276,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
 
                 tick()
                 ctx.qemu_start_s = machine.launch(topo.timeouts.boot_s, tick)
-                # libvirt's own QEMU command line, as it ran.
+                # The command line as it ran (libvirt writes its own).
                 ctx.argv = machine.argv
                 stream = _watch(machine, files, topo.timeouts, watcher, parser,
                                 ctx, opts, label)
@@ -318,7 +304,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
             message = f"{found['total']} of {expected['total']} disks found"
         doc["outcome"] = {"status": status, "kind": kind, "message": message}
         results_path = _save(out_dir, "results.json", lambda p:
-                             results_mod.write_json_atomic(p, doc))
+                             write_json_atomic(p, doc))
         return Outcome(variant, status, kind, message, expected, found,
                        doc["boot"], stream.steps, results_path, console_kept)
     except MachineError as e:
@@ -336,6 +322,18 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                        f"{where}{e.strerror}", expected)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _machine(planned, files, variant, opts, tmp):
+    """The configured machine of the chosen backend (machine/backend.py)."""
+    if opts.backend == "libvirt":
+        from ..libvirt.domain import for_run
+        return for_run(planned, files, variant, opts.accel, opts.libvirt_uri,
+                       tmp)
+    machine = Machine(os.path.join(tmp, "qemu.log"))
+    machine.configure(qargv.build_argv(planned, files, variant, opts.accel,
+                                       opts.qemu), files.qmp)
+    return machine
 
 
 def _keep_console(tmp, out_dir):

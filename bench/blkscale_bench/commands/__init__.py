@@ -1,0 +1,1 @@
+"""The bench subcommands of ./blkscale: bench, nightly, baseline."""

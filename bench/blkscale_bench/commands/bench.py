@@ -1,0 +1,37 @@
+"""blkscale bench: a sweep over topologies and kernel variants."""
+
+import os
+
+from blkscale_bench import bootcurve, bootcurve_table
+from blkscale_bench import cli, rundir, sweep, table
+
+DEFAULT_SWEEP = "bench/sweeps/default.toml"
+
+
+def add_arguments(parser):
+    cli.add_sweep_arguments(parser, DEFAULT_SWEEP)
+    parser.add_argument("--show", metavar="RUN_DIR",
+                        help="print the table of an existing sweep and stop")
+
+
+def print_table(run_dir):
+    manifest, docs = rundir.load(run_dir)
+    for line in table.lines(manifest, rundir.figures(manifest, docs)):
+        print(line)
+    spec = manifest.get("sweep") or {}
+    for line in bootcurve_table.lines(bootcurve.analyse(spec, docs),
+                                      spec.get("variants") or []):
+        print(line)
+    print(f"manifest: {os.path.join(run_dir, 'manifest.json')}")
+
+
+def main(args):
+    if args.show:
+        print_table(args.show)
+        return 0
+    spec = cli.sweep_from_args(args)
+    results, run_id = cli.run_location(args, spec)
+    status, _ = sweep.run(spec, results, run_id, cli.command_line())
+    print()
+    print_table(os.path.join(results, run_id))
+    return status

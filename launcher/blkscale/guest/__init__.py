@@ -1,1 +1,0 @@
-"""The guest side of the protocol, seen from the host."""

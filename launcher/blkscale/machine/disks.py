@@ -1,0 +1,133 @@
+"""Every disk's names, backing and device properties.
+
+Both backends hand the backing to QEMU as -blockdev options (libvirt
+through its QEMU namespace for what its XML cannot say), so the option
+text is made here too.
+"""
+
+from collections import Counter
+
+# Per device type: our property -> QEMU's property name.
+DEVICE_PROPS = {
+    "virtio_blk": ("virtio-blk-pci", {"num_queues": "num-queues",
+                                      "queue_size": "queue-size",
+                                      "vectors": "vectors",
+                                      "disable_legacy": "disable-legacy"}),
+    "virtio_scsi": ("virtio-scsi-pci", {"num_queues": "num_queues",
+                                        "queue_size": "virtqueue_size",
+                                        "vectors": "vectors",
+                                        "disable_legacy": "disable-legacy"}),
+}
+
+
+def opt_value(text):
+    """A value inside a QEMU option list (key=value,...): commas doubled.
+
+    Paths come from the environment (TMPDIR, BUILD) and may hold a comma;
+    doubled, it stays part of the value instead of starting an option.
+    """
+    return text.replace(",", ",,")
+
+
+def node_name(group, index):
+    return f"d-{group.id}-{index}"
+
+
+def disk_serial(group, index):
+    return f"{group.id}-{index}"
+
+
+def controller_id(group, index):
+    """The QEMU id of virtio-scsi controller `index` of a group."""
+    return f"sc-{group.id}-{index}"
+
+
+def sparse_path(files, group, index):
+    return f"{files.disks}/{group.id}-{index}.img"
+
+
+def slice_path(files, group):
+    return f"{files.disks}/{group.id}.img"
+
+
+def image_files(planned, files):
+    """(path, size in bytes) of every image file the disks need."""
+    out = []
+    for g in planned.topo.pci_groups:
+        if g.backing == "sparse":
+            out += [(sparse_path(files, g, i), g.size_bytes)
+                    for i in range(g.disks)]
+        elif g.backing == "slice":
+            out.append((slice_path(files, g), g.size_bytes * g.disks))
+    return out
+
+
+def _onoff(value):
+    return "on" if value else "off"
+
+
+def device_props(dev):
+    return {"num_queues": dev.num_queues, "queue_size": dev.queue_size,
+            "vectors": dev.vectors,
+            "disable_legacy": _onoff(dev.group.disable_legacy)}
+
+
+def shared_props(devices):
+    """The most common value of each property, per device type."""
+    chosen = {}
+    for kind, (qtype, names) in DEVICE_PROPS.items():
+        of_kind = [d for d in devices if d.group.kind == kind]
+        if not of_kind:
+            continue
+        for prop in names:
+            counts = Counter(device_props(d)[prop] for d in of_kind)
+            chosen[(kind, prop)] = counts.most_common(1)[0][0]
+    return chosen
+
+
+def global_args(defaults):
+    """-global arguments that make the chosen values every device's default."""
+    args = []
+    for (kind, prop), value in defaults.items():
+        qtype, names = DEVICE_PROPS[kind]
+        args += ["-global", f"{qtype}.{names[prop]}={value}"]
+    return args
+
+
+def changed_props(dev, defaults):
+    """QEMU property -> value of what differs from the -global defaults."""
+    names = DEVICE_PROPS[dev.group.kind][1]
+    return {names[p]: v for p, v in device_props(dev).items()
+            if defaults[(dev.group.kind, p)] != v}
+
+
+def blockdev_args(disk, files):
+    """-blockdev arguments for one disk.
+
+    A slice gets a file node of its own on the group's file: with one node
+    shared by every slice, each new parent re-checks the permissions of all
+    the others, and 2000 slices took 174 s to start instead of 1.4 s.
+    """
+    group, index = disk.group, disk.index
+    node = node_name(group, index)
+    if group.backing == "null":
+        return ["-blockdev", f"driver=null-co,node-name={node},"
+                f"read-zeroes=on,size={group.size_bytes}"]
+    if group.backing == "sparse":
+        return ["-blockdev", f"driver=file,node-name={node},"
+                f"filename={opt_value(sparse_path(files, group, index))}"]
+    return ["-blockdev", f"driver=file,node-name=f-{node},"
+            f"filename={opt_value(slice_path(files, group))}",
+            "-blockdev", f"driver=raw,node-name={node},"
+            f"file=f-{node},offset={index * group.size_bytes},"
+            f"size={group.size_bytes}"]
+
+
+def disk_props(disk):
+    """The properties every disk device has: its node, serial, sharing."""
+    props = {"drive": node_name(disk.group, disk.index),
+             "serial": disk_serial(disk.group, disk.index)}
+    if disk.group.backing == "slice":
+        # Slices of one file: every device writes to the same file node.
+        props["share-rw"] = True
+    return props

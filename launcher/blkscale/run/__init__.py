@@ -1,1 +1,0 @@
-"""Running guests: one variant at a time, progress, results, summary."""

@@ -1,0 +1,1 @@
+"""The report subcommand of ./blkscale."""
