@@ -7,6 +7,7 @@
  * are measured on the way down (lookup.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,24 +90,16 @@ static void verify_proc_devices(struct mb *mb, const int32_t *majors,
 {
 	struct procdev_list added, removed;
 	struct procdevices now;
-	char err[160], want[16];
+	char err[REPORT_ERROR_LEN], want[16];
 	const char *name;
 	unsigned int i;
-	char *text;
-	long len;
 	int ret;
 
-	mb->blk.proc_devices_ok = 0;
-	len = procdev_read_file("/proc/devices", &text);
-	if (len < 0) {
-		report_error(&mb->rep, "/proc/devices: %s", errno_name(len));
-		mb->blk.proc_devices_ok = -1;
-		return;
-	}
-	ret = procdev_parse(text, (size_t)len, &now, err, sizeof(err));
-	free(text);
+	ret = procdev_load("/proc/devices", &now, NULL, err, sizeof(err));
+	/* unreadable is unknown, unparsable is wrong */
+	mb->blk.proc_devices_ok = ret && ret != -EBADMSG ? -1 : 0;
 	if (ret) {
-		report_error(&mb->rep, "/proc/devices: %s", err);
+		report_error(&mb->rep, "%s", err);
 		return;
 	}
 	ret = procdev_diff(&mb->baseline, &now, &added, &removed);
@@ -178,7 +171,7 @@ static void lookups_first_round(struct mb *mb, unsigned int held,
 				uint64_t *samples, int32_t *majors)
 {
 	struct mb_block *blk = &mb->blk;
-	char dir[4096];
+	char dir[PATH_MAX];
 	long i;
 
 	lookup_points(mb, held);

@@ -122,22 +122,12 @@ static int register_to(unsigned long target)
 
 static int read_parse(struct procdevices *pd, size_t *bytes)
 {
-	char err[160], *text;
-	long len;
-	int ret;
+	char err[REPORT_ERROR_LEN];
 
-	len = procdev_read_file(PROC_DEVICES, &text);
-	if (len < 0) {
-		report_error(&rep, PROC_DEVICES ": %s", errno_name(len));
+	if (procdev_load(PROC_DEVICES, pd, bytes, err, sizeof(err))) {
+		report_error(&rep, "%s", err);
 		return -1;
 	}
-	ret = procdev_parse(text, (size_t)len, pd, err, sizeof(err));
-	free(text);
-	if (ret) {
-		report_error(&rep, PROC_DEVICES ": %s", err);
-		return -1;
-	}
-	*bytes = (size_t)len;
 	return 0;
 }
 
@@ -393,27 +383,18 @@ int main(int argc, char **argv)
 {
 	unsigned long want[PDB_MAX_POINTS];
 	uint32_t version;
-	int ret, first;
+	int ret;
 	size_t n;
 	char *buf;
 
 	report_init(&rep, "procdevbench", BLKSCALE_TOOLS_VERSION);
-	ret = opt_parse("procdevbench", options, argc, argv, &first, stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "procdevbench",
-			  "Time full reads of /proc/devices at several counts of registered\n"
-			  "block majors (through /dev/" BLKSCALE_DEV_NAME
-			  ") and check what it lists.",
-			  options);
-		return 0;
-	}
-	if (ret != OPT_OK)
-		return 2;
-	if (first < argc) {
-		fprintf(stderr, "procdevbench: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
+	ret = opt_parse_main("procdevbench",
+			     "Time full reads of /proc/devices at several counts of registered\n"
+			     "block majors (through /dev/" BLKSCALE_DEV_NAME
+			     ") and check what it lists.",
+			     options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
 	/* bad points are a usage error, found before anything is measured */
 	if (parse_points(want, &n))
 		return 2;

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "procdevbench.h"
-#include "report.h"
+#include "clock.h"
 
 const char *const pdb_method_names[PDB_METHODS] = {
 	[PDB_LSEEK] = "lseek",
