@@ -41,7 +41,8 @@ static int make_nodes(struct audit *a)
 	made = -1;
 	ret = audit_subdir(a, NODES);
 	if (ret) {
-		report_error(&a->rep, "%s/%s: %s", a->dir, NODES, errno_name(ret));
+		report_error(&a->rep, "%s/%s: %s", a->dir, NODES,
+			     errno_name(ret));
 		return -1;
 	}
 	for (i = 0; i < NVALID_EDGES; i++) {

@@ -191,14 +191,16 @@ void audit_stat(struct audit *a)
 
 	ret = audit_subdir(a, SUB);
 	if (ret) {
-		report_error(&a->rep, "%s/%s: %s", a->dir, SUB, errno_name(ret));
+		report_error(&a->rep, "%s/%s: %s", a->dir, SUB,
+			     errno_name(ret));
 		return;
 	}
 	/* i386 calls see only the low 32 bits of a pointer */
 	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	if (low == MAP_FAILED) {
-		report_error(&a->rep, "mmap below 4 GiB: %s", errno_name(errno));
+		report_error(&a->rep, "mmap below 4 GiB: %s",
+			     errno_name(errno));
 		return;
 	}
 	i386 = int80(I386_GETPID, NULL, NULL) == getpid();
@@ -214,7 +216,8 @@ void audit_stat(struct audit *a)
 		audit_path(a, path, sizeof(path), SUB, node);
 		ret = make_block_node(path, e->major, e->minor);
 		if (ret) {
-			report_error(&a->rep, "mknod %s: %s", path, errno_name(ret));
+			report_error(&a->rep, "mknod %s: %s", path,
+				     errno_name(ret));
 			continue;
 		}
 		if (strlen(path) >= 2048) {

@@ -65,7 +65,8 @@ static void compare(struct audit *a, int loop, const struct stat *st)
 		return;
 	}
 	if (ret) {
-		audit_add(a, V_FAIL, NAME, "LOOP_GET_STATUS: %s", errno_name(ret));
+		audit_add(a, V_FAIL, NAME, "LOOP_GET_STATUS: %s",
+			  errno_name(ret));
 		return;
 	}
 	if (info.lo_device != want)

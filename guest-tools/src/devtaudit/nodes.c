@@ -127,7 +127,8 @@ void audit_mknod(struct audit *a)
 
 	ret = audit_subdir(a, SUB);
 	if (ret) {
-		report_error(&a->rep, "%s/%s: %s", a->dir, SUB, errno_name(ret));
+		report_error(&a->rep, "%s/%s: %s", a->dir, SUB,
+			     errno_name(ret));
 		return;
 	}
 	for (i = 0; i < NVALID_EDGES; i++)
