@@ -72,11 +72,12 @@ int main(int argc, char **argv)
 		printf("BLKSCALE_DISK_WAIT_MAX_GAP_MS=%llu\n",
 		       (unsigned long long)((w.max_gap_ns + NS_PER_MS - 1) /
 					    NS_PER_MS));
-	} else {
-		printf("diskwait: %lu/%lu disks after %.3f s (%lu looks, every %lu ms, longest gap %.1f ms)%s\n",
-		       w.found, w.expected, (double)w.waited_ns / 1e9, w.looks,
-		       cfg.interval_ms, (double)w.max_gap_ns / 1e6,
-		       w.timed_out ? ": timed out" : "");
 	}
+	/* for people: on the console when /init runs it with --shell */
+	fprintf(cfg.shell ? stderr : stdout,
+		"diskwait: %lu/%lu disks after %.3f s (%lu looks every %lu ms, longest %.1f ms, longest gap %.1f ms)%s\n",
+		w.found, w.expected, (double)w.waited_ns / 1e9, w.looks,
+		cfg.interval_ms, (double)w.max_look_ns / 1e6,
+		(double)w.max_gap_ns / 1e6, w.timed_out ? ": timed out" : "");
 	return ret ? 1 : 0;
 }
