@@ -70,7 +70,7 @@ int disk_wait(struct disk_wait *w)
 		if (w->looks && look - prev > w->max_gap_ns)
 			w->max_gap_ns = look - prev;
 		prev = look;
-		n = disk_count(w->dir);
+		n = w->count ? w->count(w->dir) : disk_count(w->dir);
 		w->looks++;
 		if (n < 0)
 			w->error = (int)n;
@@ -92,10 +92,10 @@ int disk_wait(struct disk_wait *w)
 			fflush(w->progress);
 			shown = look;
 		}
-		/* the next free slot of the schedule; the last one at the end */
+		/* the next slot that leaves 4 looks' time free; or the end */
 		do
 			next += step;
-		while (next <= look + took);
+		while (next <= look + 5 * took);
 		if (next > end)
 			next = end;
 		sleep_until(next);

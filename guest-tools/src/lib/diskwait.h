@@ -24,6 +24,7 @@ struct disk_wait {
 	unsigned long interval_ms;	/* between the starts of two looks */
 	unsigned long timeout_ms;
 	FILE *progress;			/* "blkscale: settle: F/E disks", 1/s */
+	long (*count)(const char *dir);	/* NULL: disk_count() */
 
 	/* what happened */
 	unsigned long found;
@@ -38,8 +39,12 @@ struct disk_wait {
 /*
  * Look until found >= expected or timeout_ms have passed (at least one
  * look).  Looks start on a fixed schedule, so the time a disk waits to be
- * seen is at most interval_ms as long as a look is shorter than that.
- * Returns 0 when the disks are there, 1 on time out.
+ * seen is at most interval_ms, unless looks get slow: with thousands of
+ * disks under emulation a look can take longer than the interval, and the
+ * wait must not eat the CPU the disks are probed on, so the next look
+ * starts no sooner than 5 times the last look's duration after its start
+ * (looking takes at most a fifth of a CPU).  max_gap_ns says what the
+ * resolution was.  Returns 0 when the disks are there, 1 on time out.
  */
 int disk_wait(struct disk_wait *w);
 

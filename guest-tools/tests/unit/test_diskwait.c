@@ -155,6 +155,27 @@ static void disks_arrive_while_waiting(void **state)
 	assert_true(w.max_gap_ns > 0);
 }
 
+/* A look that takes 10 ms, as thousands of disks can under emulation. */
+static long slow_count(const char *d)
+{
+	(void)d;
+	usleep(10000);
+	return 0;
+}
+
+static void slow_looks_are_spaced(void **state)
+{
+	struct disk_wait w = { .dir = dir, .expected = 1, .interval_ms = 1,
+			       .timeout_ms = 200, .count = slow_count };
+
+	(void)state;
+	assert_int_equal(disk_wait(&w), 1);
+	assert_true(w.max_look_ns >= 10 * 1000000ull);
+	/* 5 looks' time from one start to the next, not 1 ms */
+	assert_true(w.max_gap_ns >= 50 * 1000000ull);
+	assert_true(w.looks <= 200 / 50 + 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +187,7 @@ int main(void)
 		cmocka_unit_test(nothing_expected),
 		cmocka_unit_test_setup_teardown(disks_arrive_while_waiting,
 						setup, teardown),
+		cmocka_unit_test(slow_looks_are_spaced),
 	};
 
 	return cmocka_run_group_tests_name("diskwait", tests, NULL, NULL);
