@@ -52,7 +52,7 @@ static void sleep_until(uint64_t t)
 int disk_wait(struct disk_wait *w)
 {
 	uint64_t step = (w->interval_ms ? w->interval_ms : 1) * NS_PER_MS;
-	uint64_t start, look, took, prev = 0, end, next, shown;
+	uint64_t start = 0, look, took, prev = 0, end = 0, next = 0, shown = 0;
 	long n;
 
 	w->found = 0;
@@ -61,14 +61,15 @@ int disk_wait(struct disk_wait *w)
 	w->max_look_ns = 0;
 	w->error = 0;
 	w->timed_out = false;
-	start = now_ns();
-	shown = start;
-	end = start + w->timeout_ms * NS_PER_MS;
-	next = start;
 	for (;;) {
 		look = now_ns();
-		if (w->looks && look - prev > w->max_gap_ns)
+		if (!w->looks) {
+			/* the schedule starts with the first look */
+			start = next = shown = look;
+			end = start + w->timeout_ms * NS_PER_MS;
+		} else if (look - prev > w->max_gap_ns) {
 			w->max_gap_ns = look - prev;
+		}
 		prev = look;
 		n = w->count ? w->count(w->dir) : disk_count(w->dir);
 		w->looks++;

@@ -29,7 +29,7 @@ struct disk_wait {
 	/* what happened */
 	unsigned long found;
 	unsigned long looks;
-	uint64_t waited_ns;		/* first look to the last */
+	uint64_t waited_ns;		/* start of the first look to the last */
 	uint64_t max_gap_ns;		/* longest time between two looks */
 	uint64_t max_look_ns;		/* longest look */
 	int error;			/* the last -errno of a look, or 0 */

@@ -90,6 +90,8 @@ static void already_there(void **state)
 	assert_false(w.timed_out);
 	assert_int_equal(w.error, 0);
 	assert_int_equal(w.max_gap_ns, 0);
+	/* one look: no time between looks, nothing waited */
+	assert_int_equal(w.waited_ns, 0);
 }
 
 static void times_out(void **state)
