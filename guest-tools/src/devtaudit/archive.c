@@ -32,7 +32,7 @@ struct seen {
 static int make_nodes(struct audit *a)
 {
 	static int made;	/* 1 done, -1 failed */
-	char path[4096], node[48];
+	char path[PATH_MAX], node[48];
 	size_t i;
 	int ret;
 
@@ -41,7 +41,8 @@ static int make_nodes(struct audit *a)
 	made = -1;
 	ret = audit_subdir(a, NODES);
 	if (ret) {
-		report_error(&a->rep, "%s/%s: %s", a->dir, NODES, err_name(ret));
+		report_error(&a->rep, "%s/%s: %s", a->dir, NODES,
+			     errno_name(ret));
 		return -1;
 	}
 	for (i = 0; i < NVALID_EDGES; i++) {
@@ -51,7 +52,7 @@ static int make_nodes(struct audit *a)
 				      valid_edges[i].minor);
 		if (ret) {
 			report_error(&a->rep, "mknod %s: %s", path,
-				     err_name(ret));
+				     errno_name(ret));
 			return -1;
 		}
 	}
@@ -64,7 +65,7 @@ static bool have_busybox(struct audit *a, const char *check)
 	if (!access(a->busybox, X_OK))
 		return true;
 	audit_add(a, V_UNSUPPORTED, check, "no busybox at %s: %s", a->busybox,
-		  err_name(errno));
+		  errno_name(errno));
 	return false;
 }
 
@@ -90,7 +91,7 @@ static long edge_of(const char *name)
 static void judge(struct audit *a, const char *format, const char *out_sub,
 		  const struct seen *seen, uint64_t limit)
 {
-	char path[4096], node[48], name[48];
+	char path[PATH_MAX], node[48], name[48];
 	const struct edge *e;
 	struct stat st;
 	size_t i;
@@ -118,7 +119,7 @@ static void judge(struct audit *a, const char *format, const char *out_sub,
 		if (lstat(path, &st)) {
 			audit_add(a, V_FAIL, name,
 				  "header right, extracted node: %s",
-				  err_name(errno));
+				  errno_name(errno));
 			continue;
 		}
 		if (!S_ISBLK(st.st_mode) || major(st.st_rdev) != e->major ||
@@ -141,7 +142,7 @@ static long slurp(struct audit *a, const char *path, unsigned char **buf)
 	long len = procdev_read_file(path, (char **)buf);
 
 	if (len < 0)
-		report_error(&a->rep, "%s: %s", path, err_name((int)-len));
+		report_error(&a->rep, "%s: %s", path, errno_name((int)-len));
 	return len;
 }
 
@@ -154,14 +155,14 @@ static int write_list(struct audit *a, const char *path)
 
 	f = fopen(path, "we");
 	if (!f) {
-		report_error(&a->rep, "%s: %s", path, err_name(errno));
+		report_error(&a->rep, "%s: %s", path, errno_name(errno));
 		return -1;
 	}
 	for (i = 0; i < NVALID_EDGES; i++)
 		fprintf(f, "%s\n", edge_node_name(node, sizeof(node),
 						  &valid_edges[i]));
 	if (fclose(f)) {
-		report_error(&a->rep, "%s: %s", path, err_name(errno));
+		report_error(&a->rep, "%s: %s", path, errno_name(errno));
 		return -1;
 	}
 	return 0;
@@ -169,7 +170,8 @@ static int write_list(struct audit *a, const char *path)
 
 void audit_cpio(struct audit *a)
 {
-	char nodes[4096], list[4096], archive[4096], out[4096], msg[320];
+	char nodes[PATH_MAX], list[PATH_MAX], archive[PATH_MAX], out[PATH_MAX];
+	char msg[320];
 	struct seen seen[NVALID_EDGES] = { 0 };
 	const char *argv[6];
 	unsigned char *buf;
@@ -216,7 +218,7 @@ void audit_cpio(struct audit *a)
 	}
 	ret = audit_subdir(a, "cpio-out");
 	if (ret) {
-		report_error(&a->rep, "%s: %s", out, err_name(ret));
+		report_error(&a->rep, "%s: %s", out, errno_name(ret));
 		return;
 	}
 	argv[2] = "-i";
@@ -231,7 +233,7 @@ void audit_cpio(struct audit *a)
 
 void audit_tar(struct audit *a)
 {
-	char nodes[4096], archive[4096], out[4096], msg[320];
+	char nodes[PATH_MAX], archive[PATH_MAX], out[PATH_MAX], msg[320];
 	char names[NVALID_EDGES][48];
 	const char *argv[6 + NVALID_EDGES];
 	struct seen seen[NVALID_EDGES] = { 0 };
@@ -279,7 +281,7 @@ void audit_tar(struct audit *a)
 	}
 	ret = audit_subdir(a, "tar-out");
 	if (ret) {
-		report_error(&a->rep, "%s: %s", out, err_name(ret));
+		report_error(&a->rep, "%s: %s", out, errno_name(ret));
 		return;
 	}
 	n = 0;

@@ -6,11 +6,13 @@
 #ifndef DEVTAUDIT_H
 #define DEVTAUDIT_H
 
+#include <limits.h>	/* PATH_MAX: the size of every path buffer */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "compiler.h"
+#include "errname.h"
 #include "report.h"
 
 enum verdict {
@@ -65,9 +67,6 @@ const char *edge_node_name(char *buf, size_t size, const struct edge *e);
 
 /* A block node for major:minor at path; 0 or -errno. */
 int make_block_node(const char *path, uint32_t major, uint32_t minor);
-
-/* "EINVAL" for EINVAL. */
-const char *err_name(int err);
 
 /*
  * Run argv (argv[0] a path) in cwd with stdin from in_path and stdout to

@@ -108,7 +108,7 @@ static void stat_syscall(struct audit *a, const char *path,
 	snprintf(name, size, "stat-syscall/%u:%u", e->major, e->minor);
 	memset(&ks, 0, sizeof(ks));
 	if (syscall(SYS_stat, path, &ks)) {
-		audit_add(a, V_FAIL, name, "stat(2): %s", err_name(errno));
+		audit_add(a, V_FAIL, name, "stat(2): %s", errno_name(errno));
 		return;
 	}
 	if (ks.st_rdev != want)
@@ -142,7 +142,7 @@ static void old_stat(struct audit *a, char *low, const struct edge *e,
 		return;
 	}
 	if (ret) {
-		audit_add(a, V_FAIL, name, "oldstat: %s", err_name((int)ret));
+		audit_add(a, V_FAIL, name, "oldstat: %s", errno_name((int)ret));
 		return;
 	}
 	back = kdev_old_decode(os->st_rdev);
@@ -171,7 +171,7 @@ static void compat_stat(struct audit *a, char *low, const struct edge *e,
 	ret = int80(I386_STAT, low, cs);
 	if (ret) {
 		audit_add(a, no_such_call(-ret) ? V_UNSUPPORTED : V_FAIL, name,
-			  "i386 stat: %s", err_name((int)ret));
+			  "i386 stat: %s", errno_name((int)ret));
 		return;
 	}
 	if (cs->st_rdev != want)
@@ -183,7 +183,7 @@ static void compat_stat(struct audit *a, char *low, const struct edge *e,
 
 void audit_stat(struct audit *a)
 {
-	char path[4096], node[48], name[48], *low;
+	char path[PATH_MAX], node[48], name[48], *low;
 	const struct edge *e;
 	bool i386;
 	size_t i;
@@ -191,14 +191,16 @@ void audit_stat(struct audit *a)
 
 	ret = audit_subdir(a, SUB);
 	if (ret) {
-		report_error(&a->rep, "%s/%s: %s", a->dir, SUB, err_name(ret));
+		report_error(&a->rep, "%s/%s: %s", a->dir, SUB,
+			     errno_name(ret));
 		return;
 	}
 	/* i386 calls see only the low 32 bits of a pointer */
 	low = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
 		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	if (low == MAP_FAILED) {
-		report_error(&a->rep, "mmap below 4 GiB: %s", err_name(errno));
+		report_error(&a->rep, "mmap below 4 GiB: %s",
+			     errno_name(errno));
 		return;
 	}
 	i386 = int80(I386_GETPID, NULL, NULL) == getpid();
@@ -214,7 +216,8 @@ void audit_stat(struct audit *a)
 		audit_path(a, path, sizeof(path), SUB, node);
 		ret = make_block_node(path, e->major, e->minor);
 		if (ret) {
-			report_error(&a->rep, "mknod %s: %s", path, err_name(ret));
+			report_error(&a->rep, "mknod %s: %s", path,
+				     errno_name(ret));
 			continue;
 		}
 		if (strlen(path) >= 2048) {
@@ -250,7 +253,7 @@ void audit_ustat(struct audit *a)
 	long ret;
 
 	if (stat(a->dir, &st)) {
-		report_error(&a->rep, "stat %s: %s", a->dir, err_name(errno));
+		report_error(&a->rep, "stat %s: %s", a->dir, errno_name(errno));
 		return;
 	}
 	ret = syscall(SYS_ustat, (unsigned long)st.st_dev, buf);
@@ -260,7 +263,7 @@ void audit_ustat(struct audit *a)
 	}
 	if (ret) {
 		audit_add(a, V_FAIL, "ustat", "ustat(%u:%u), our tmpfs: %s",
-			  major(st.st_dev), minor(st.st_dev), err_name(errno));
+			  major(st.st_dev), minor(st.st_dev), errno_name(errno));
 		return;
 	}
 	audit_add(a, V_PASS, "ustat", "ustat(%u:%u) answers for our tmpfs",
@@ -271,7 +274,7 @@ void audit_ustat(struct audit *a)
 	if (ret)
 		audit_add(a, V_PASS, "ustat-past-edge",
 			  "ustat(%u:%u) refused: %s", major(wide), minor(wide),
-			  err_name(errno));
+			  errno_name(errno));
 	else
 		audit_add(a, V_TRUNCATES, "ustat-past-edge",
 			  "ustat(%u:%u) answers for %u:%u (our tmpfs): the upper 32 bits of dev_t are dropped",

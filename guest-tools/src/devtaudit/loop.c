@@ -48,7 +48,7 @@ static void compare(struct audit *a, int loop, const struct stat *st)
 
 	if (ioctl(loop, LOOP_GET_STATUS64, &info64)) {
 		audit_add(a, V_FAIL, NAME, "LOOP_GET_STATUS64: %s",
-			  err_name(errno));
+			  errno_name(errno));
 		return;
 	}
 	ret = ioctl(loop, LOOP_GET_STATUS, &info) ? errno : 0;
@@ -65,7 +65,8 @@ static void compare(struct audit *a, int loop, const struct stat *st)
 		return;
 	}
 	if (ret) {
-		audit_add(a, V_FAIL, NAME, "LOOP_GET_STATUS: %s", err_name(ret));
+		audit_add(a, V_FAIL, NAME, "LOOP_GET_STATUS: %s",
+			  errno_name(ret));
 		return;
 	}
 	if (info.lo_device != want)
@@ -80,7 +81,7 @@ static void compare(struct audit *a, int loop, const struct stat *st)
 
 void audit_loop(struct audit *a)
 {
-	char path[4096], dev[64];
+	char path[PATH_MAX], dev[64];
 	int ctl, loop = -1, backing, n;
 	struct stat st;
 
@@ -93,40 +94,40 @@ void audit_loop(struct audit *a)
 	ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
 	if (ctl < 0) {
 		audit_add(a, V_UNSUPPORTED, NAME, "/dev/loop-control: %s",
-			  err_name(errno));
+			  errno_name(errno));
 		return;
 	}
 	backing = make_backing(a, path, sizeof(path));
 	if (backing < 0) {
-		report_error(&a->rep, "%s: %s", path, err_name(backing));
+		report_error(&a->rep, "%s: %s", path, errno_name(backing));
 		goto out_ctl;
 	}
 	if (fstat(backing, &st)) {
-		report_error(&a->rep, "%s: %s", path, err_name(errno));
+		report_error(&a->rep, "%s: %s", path, errno_name(errno));
 		goto out_backing;
 	}
 	n = ioctl(ctl, LOOP_CTL_GET_FREE);
 	if (n < 0) {
 		audit_add(a, V_UNSUPPORTED, NAME, "LOOP_CTL_GET_FREE: %s",
-			  err_name(errno));
+			  errno_name(errno));
 		goto out_backing;
 	}
 	snprintf(dev, sizeof(dev), "/dev/loop%d", n);
 	loop = open(dev, O_RDWR | O_CLOEXEC);
 	if (loop < 0) {
 		audit_add(a, V_UNSUPPORTED, NAME, "%s: %s", dev,
-			  err_name(errno));
+			  errno_name(errno));
 		goto out_backing;
 	}
 	if (ioctl(loop, LOOP_SET_FD, backing)) {
 		audit_add(a, V_UNSUPPORTED, NAME, "LOOP_SET_FD on %s: %s", dev,
-			  err_name(errno));
+			  errno_name(errno));
 		goto out_loop;
 	}
 	compare(a, loop, &st);
 	if (ioctl(loop, LOOP_CLR_FD))
 		report_error(&a->rep, "LOOP_CLR_FD on %s: %s", dev,
-			     err_name(errno));
+			     errno_name(errno));
 out_loop:
 	close(loop);
 out_backing:

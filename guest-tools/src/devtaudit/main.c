@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,9 +20,6 @@
 #include "devtaudit.h"
 #include "options.h"
 #include "version.h"
-
-#define TMPFS_MAGIC_NR 0x01021994
-#define RAMFS_MAGIC_NR 0x858458f6
 
 static struct {
 	bool json;
@@ -67,39 +65,20 @@ static const struct opt options[] = {
 
 static bool selected(const char *name)
 {
-	const char *p = cfg.checks;
-	size_t len = strlen(name);
-
-	if (!strcmp(p, "all"))
-		return true;
-	while ((p = strstr(p, name))) {
-		if ((p == cfg.checks || p[-1] == ',') &&
-		    (p[len] == ',' || p[len] == '\0'))
-			return true;
-		p += len;
-	}
-	return false;
+	return !strcmp(cfg.checks, "all") || opt_list_has(cfg.checks, name);
 }
 
 /* Every name in --checks must be a group. */
 static int check_groups(void)
 {
-	char buf[256], *tok, *save = NULL;
-	size_t i;
+	char bad[64];
 
 	if (!strcmp(cfg.checks, "all"))
 		return 0;
-	snprintf(buf, sizeof(buf), "%s", cfg.checks);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < ARRAY_SIZE(groups); i++)
-			if (!strcmp(groups[i].name, tok))
-				break;
-		if (i == ARRAY_SIZE(groups)) {
-			fprintf(stderr, "devtaudit: --checks: no group '%s'\n",
-				tok);
-			return -1;
-		}
+	if (OPT_LIST_UNKNOWN(cfg.checks, groups, ARRAY_SIZE(groups), bad,
+			     sizeof(bad))) {
+		fprintf(stderr, "devtaudit: --checks: no group '%s'\n", bad);
+		return -1;
 	}
 	return 0;
 }
@@ -122,7 +101,7 @@ static int setup_dir(void)
 			strerror(errno));
 		return -1;
 	}
-	if (sfs.f_type != TMPFS_MAGIC_NR && sfs.f_type != RAMFS_MAGIC_NR) {
+	if (sfs.f_type != TMPFS_MAGIC && sfs.f_type != RAMFS_MAGIC) {
 		fprintf(stderr,
 			"devtaudit: --dir %s: not on a tmpfs (filesystem 0x%lx)\n",
 			cfg.dir, (unsigned long)sfs.f_type);
@@ -190,25 +169,18 @@ static void print_human(const struct audit *a)
 int main(int argc, char **argv)
 {
 	static struct audit a;
-	int ret, first;
 	size_t i;
+	int ret;
 
 	report_init(&a.rep, "devtaudit", BLKSCALE_TOOLS_VERSION);
-	ret = opt_parse("devtaudit", options, argc, argv, &first, stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "devtaudit",
-			  "Check what user-space interfaces make of device numbers at the\n"
-			  "edges of the kernel's 12-bit major, 20-bit minor dev_t.",
-			  options);
-		return 0;
-	}
-	if (ret != OPT_OK || check_groups())
+	ret = opt_parse_main("devtaudit",
+			     "Check what user-space interfaces make of device numbers at the\n"
+			     "edges of the kernel's 12-bit major, 20-bit minor dev_t.",
+			     options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
+	if (check_groups())
 		return 2;
-	if (first < argc) {
-		fprintf(stderr, "devtaudit: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
 	if (setup_dir())
 		return 2;
 	a.dir = cfg.dir;

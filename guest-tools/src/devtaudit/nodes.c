@@ -22,7 +22,7 @@
 
 static void round_trip(struct audit *a, const struct edge *e, mode_t type)
 {
-	char path[4096], node[48], name[48];
+	char path[PATH_MAX], node[48], name[48];
 	struct statx stx;
 	struct stat st;
 	int ret;
@@ -33,11 +33,11 @@ static void round_trip(struct audit *a, const struct edge *e, mode_t type)
 		 type == S_IFBLK ? "" : "-chr", e->major, e->minor);
 	audit_path(a, path, sizeof(path), SUB, node);
 	if (mknod(path, type | 0600, makedev(e->major, e->minor))) {
-		audit_add(a, V_FAIL, name, "mknod: %s", err_name(errno));
+		audit_add(a, V_FAIL, name, "mknod: %s", errno_name(errno));
 		return;
 	}
 	if (stat(path, &st)) {
-		audit_add(a, V_FAIL, name, "stat: %s", err_name(errno));
+		audit_add(a, V_FAIL, name, "stat: %s", errno_name(errno));
 		return;
 	}
 	ret = statx(AT_FDCWD, path, 0, STATX_TYPE, &stx);
@@ -51,7 +51,7 @@ static void round_trip(struct audit *a, const struct edge *e, mode_t type)
 	if (ret) {
 		audit_add(a, V_PASS, name,
 			  "stat st_rdev 0x%llx; statx: %s",
-			  (unsigned long long)st.st_rdev, err_name(errno));
+			  (unsigned long long)st.st_rdev, errno_name(errno));
 		return;
 	}
 	if (stx.stx_rdev_major != e->major || stx.stx_rdev_minor != e->minor) {
@@ -75,15 +75,15 @@ static void judge_past(struct audit *a, const char *name, const char *path,
 	if (ret) {
 		if (err == EINVAL || err == EOVERFLOW)
 			audit_add(a, V_PASS, name, "%s refuses it: %s", how,
-				  err_name(err));
+				  errno_name(err));
 		else
 			audit_add(a, V_FAIL, name, "%s: unexpected %s", how,
-				  err_name(err));
+				  errno_name(err));
 		return;
 	}
 	if (lstat(path, &st)) {
 		audit_add(a, V_FAIL, name, "%s succeeded, then stat: %s", how,
-			  err_name(errno));
+			  errno_name(errno));
 		return;
 	}
 	unlink(path);
@@ -100,7 +100,7 @@ static void judge_past(struct audit *a, const char *name, const char *path,
 
 static void past_edge(struct audit *a, const struct edge *e)
 {
-	char path[4096], node[48], name[48];
+	char path[PATH_MAX], node[48], name[48];
 	dev_t dev = makedev(e->major, e->minor);
 	long ret;
 
@@ -127,7 +127,8 @@ void audit_mknod(struct audit *a)
 
 	ret = audit_subdir(a, SUB);
 	if (ret) {
-		report_error(&a->rep, "%s/%s: %s", a->dir, SUB, err_name(ret));
+		report_error(&a->rep, "%s/%s: %s", a->dir, SUB,
+			     errno_name(ret));
 		return;
 	}
 	for (i = 0; i < NVALID_EDGES; i++)

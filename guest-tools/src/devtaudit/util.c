@@ -66,7 +66,7 @@ const char *audit_path(const struct audit *a, char *buf, size_t size,
 
 int audit_subdir(const struct audit *a, const char *sub)
 {
-	char path[4096];
+	char path[PATH_MAX];
 
 	if (mkdir(audit_path(a, path, sizeof(path), sub, NULL), 0700))
 		return -errno;
@@ -84,20 +84,6 @@ int make_block_node(const char *path, uint32_t major, uint32_t minor)
 	if (mknod(path, S_IFBLK | 0600, makedev(major, minor)))
 		return -errno;
 	return 0;
-}
-
-const char *err_name(int err)
-{
-	static _Thread_local char buf[16];
-	const char *name;
-
-	if (err < 0)
-		err = -err;
-	name = strerrorname_np(err);
-	if (name)
-		return name;
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
 }
 
 /* The first line of the child's stderr, for the verdict's detail. */
@@ -125,7 +111,7 @@ static int open_or_null(const char *path, int flags)
 int audit_run(const struct audit *a, const char *const argv[], const char *cwd,
 	      const char *in_path, const char *out_path, char *msg, size_t len)
 {
-	char errfile[4096];
+	char errfile[PATH_MAX];
 	int in, out, err, status;
 	pid_t pid;
 
@@ -133,19 +119,19 @@ int audit_run(const struct audit *a, const char *const argv[], const char *cwd,
 	snprintf(errfile, sizeof(errfile), "%s/child-stderr", a->dir);
 	err = open(errfile, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (err < 0) {
-		snprintf(msg, len, "%s: %s", errfile, err_name(errno));
+		snprintf(msg, len, "%s: %s", errfile, errno_name(errno));
 		return -1;
 	}
 	in = open_or_null(in_path, O_RDONLY);
 	out = open_or_null(out_path, O_WRONLY | O_CREAT | O_TRUNC);
 	if (in < 0 || out < 0) {
 		snprintf(msg, len, "%s: %s", in < 0 ? in_path : out_path,
-			 err_name(errno));
+			 errno_name(errno));
 		goto out_close;
 	}
 	pid = fork();
 	if (pid < 0) {
-		snprintf(msg, len, "fork: %s", err_name(errno));
+		snprintf(msg, len, "fork: %s", errno_name(errno));
 		goto out_close;
 	}
 	if (pid == 0) {
@@ -157,7 +143,7 @@ int audit_run(const struct audit *a, const char *const argv[], const char *cwd,
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
-			snprintf(msg, len, "waitpid: %s", err_name(errno));
+			snprintf(msg, len, "waitpid: %s", errno_name(errno));
 			goto out_close;
 		}
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "census.h"
+#include "clock.h"
 #include "options.h"
 #include "sysfs.h"
 #include "version.h"
@@ -116,24 +117,15 @@ int main(int argc, char **argv)
 {
 	static struct census c;
 	uint64_t t0 = now_ns();
-	int ret, first;
+	int ret;
 
 	report_init(&c.rep, "diskcensus", BLKSCALE_TOOLS_VERSION);
-	ret = opt_parse("diskcensus", options, argc, argv, &first, stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "diskcensus",
-			  "Count the disks of each kind against the plan, check every dev_t\n"
-			  "and its /dev, /sys/dev/block and /proc/partitions views, read each disk.",
-			  options);
-		return 0;
-	}
-	if (ret != OPT_OK)
-		return 2;
-	if (first < argc) {
-		fprintf(stderr, "diskcensus: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
+	ret = opt_parse_main("diskcensus",
+			     "Count the disks of each kind against the plan, check every dev_t\n"
+			     "and its /dev, /sys/dev/block and /proc/partitions views, read each disk.",
+			     options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
 	if (expectations(&c))
 		return 2;
 	c.paths.sysfs = cfg.sysfs;

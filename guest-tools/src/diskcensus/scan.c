@@ -51,20 +51,13 @@ static int parse_u64(const char *text, uint64_t *val)
 
 static void read_proc_devices(struct census *c)
 {
-	char path[PATH_MAX], err[160], *text;
-	long len;
+	char path[PATH_MAX], err[REPORT_ERROR_LEN];
 
 	snprintf(path, sizeof(path), "%s/devices", c->paths.proc);
-	len = procdev_read_file(path, &text);
-	if (len < 0) {
-		report_error(&c->rep, "%s: %s", path, strerror((int)-len));
-		return;
-	}
-	if (procdev_parse(text, (size_t)len, &c->pd, err, sizeof(err)))
-		report_error(&c->rep, "%s: %s", path, err);
+	if (procdev_load(path, &c->pd, NULL, err, sizeof(err)))
+		report_error(&c->rep, "%s", err);
 	else
 		c->have_pd = true;
-	free(text);
 }
 
 static int read_proc_partitions(struct census *c)

@@ -2,12 +2,10 @@
 /* Thin wrappers around the helper module's ioctls (see helper.h). */
 #include <errno.h>
 #include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 
-#include "compiler.h"
 #include "helper.h"
 
 static int xioctl(int fd, unsigned long cmd, void *arg)
@@ -162,34 +160,4 @@ int helper_probe_hits(int fd, int major, struct blkscale_probe_hits *h)
 	h->version = BLKSCALE_UAPI_VERSION;
 	h->major = major;
 	return xioctl(fd, BLKSCALE_IOC_PROBE_HITS, h);
-}
-
-const char *errno_name(int err)
-{
-	static const struct {
-		int err;
-		const char *name;
-	} names[] = {
-		{ 0, "0" }, { EPERM, "EPERM" }, { ENOENT, "ENOENT" },
-		{ EINTR, "EINTR" }, { EIO, "EIO" }, { ENXIO, "ENXIO" },
-		{ E2BIG, "E2BIG" }, { EBADF, "EBADF" }, { EAGAIN, "EAGAIN" },
-		{ ENOMEM, "ENOMEM" }, { EACCES, "EACCES" },
-		{ EFAULT, "EFAULT" }, { EBUSY, "EBUSY" }, { EEXIST, "EEXIST" },
-		{ ENODEV, "ENODEV" }, { ENOTDIR, "ENOTDIR" },
-		{ EINVAL, "EINVAL" }, { ENFILE, "ENFILE" },
-		{ EMFILE, "EMFILE" }, { ENOTTY, "ENOTTY" },
-		{ ENOSPC, "ENOSPC" }, { ERANGE, "ERANGE" },
-		{ ENAMETOOLONG, "ENAMETOOLONG" },
-		{ EPROTO, "EPROTO" }, { EOVERFLOW, "EOVERFLOW" },
-	};
-	static _Thread_local char buf[16];
-	size_t i;
-
-	if (err < 0)
-		err = -err;
-	for (i = 0; i < ARRAY_SIZE(names); i++)
-		if (names[i].err == err)
-			return names[i].name;
-	snprintf(buf, sizeof(buf), "E%d", err);
-	return buf;
 }

@@ -11,6 +11,9 @@
 
 #include <blkscale/majors_uapi.h>
 
+/* callers name the -errno these return */
+#include "errname.h"
+
 #define HELPER_DEV "/dev/" BLKSCALE_DEV_NAME
 
 /*
@@ -50,8 +53,5 @@ int helper_char_probe(int fd, unsigned int limit, uint64_t *samples,
 		      int32_t *majors, struct helper_char *res);
 
 int helper_probe_hits(int fd, int major, struct blkscale_probe_hits *h);
-
-/* "EBUSY" for -EBUSY or EBUSY; "E<number>" for the unknown. */
-const char *errno_name(int err);
 
 #endif

@@ -2,6 +2,7 @@
 /* Table-driven option parsing and help (see options.h). */
 #include <ctype.h>
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -169,6 +170,81 @@ void opt_usage(FILE *out, const char *prog, const char *summary,
 		fputc('\n', out);
 	}
 	fprintf(out, "  %-28s %s\n", "-h, --help", "show this help and exit");
+}
+
+int opt_parse_main_to(const char *prog, const char *summary,
+		      const struct opt *opts, int argc, char *const argv[],
+		      FILE *out, FILE *err)
+{
+	int ret, first;
+
+	ret = opt_parse(prog, opts, argc, argv, &first, err);
+	if (ret == OPT_HELP) {
+		opt_usage(out, prog, summary, opts);
+		return 0;
+	}
+	if (ret != OPT_OK)
+		return 2;
+	if (first < argc) {
+		fprintf(err, "%s: unexpected argument '%s'\n", prog,
+			argv[first]);
+		return 2;
+	}
+	return OPT_MAIN_GO;
+}
+
+int opt_parse_main(const char *prog, const char *summary,
+		   const struct opt *opts, int argc, char *const argv[])
+{
+	return opt_parse_main_to(prog, summary, opts, argc, argv, stdout,
+				 stderr);
+}
+
+/* The next non-empty item of a list at *p: its start and length. */
+static const char *list_next(const char **p, size_t *len)
+{
+	const char *item;
+
+	while (**p == ',')
+		(*p)++;
+	if (!**p)
+		return NULL;
+	item = *p;
+	*len = strcspn(item, ",");
+	*p = item + *len;
+	return item;
+}
+
+bool opt_list_has(const char *list, const char *name)
+{
+	size_t len, want = strlen(name);
+	const char *item;
+
+	while ((item = list_next(&list, &len)))
+		if (len == want && !memcmp(item, name, len))
+			return true;
+	return false;
+}
+
+int opt_list_unknown(const char *list, const char *const *first, size_t n,
+		     size_t stride, char *bad, size_t size)
+{
+	const char *item, *name;
+	size_t i, len;
+
+	while ((item = list_next(&list, &len))) {
+		for (i = 0; i < n; i++) {
+			name = *(const char *const *)((const char *)first +
+						      i * stride);
+			if (strlen(name) == len && !memcmp(item, name, len))
+				break;
+		}
+		if (i == n) {
+			snprintf(bad, size, "%.*s", (int)len, item);
+			return -1;
+		}
+	}
+	return 0;
 }
 
 long opt_parse_count_list(const char *text, const char *word,

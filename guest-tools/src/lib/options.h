@@ -61,6 +61,38 @@ void opt_usage(FILE *out, const char *prog, const char *summary,
 	       const struct opt *opts);
 
 /*
+ * The start of every tool's main(): parse the options, print the help to
+ * out after --help, refuse arguments that are not options (messages to
+ * err).  Returns OPT_MAIN_GO to go on, else the exit status: 0 after
+ * --help, 2 after a bad option or argument.
+ */
+#define OPT_MAIN_GO (-1)
+int opt_parse_main_to(const char *prog, const char *summary,
+		      const struct opt *opts, int argc, char *const argv[],
+		      FILE *out, FILE *err);
+/* The same with stdout and stderr. */
+int opt_parse_main(const char *prog, const char *summary,
+		   const struct opt *opts, int argc, char *const argv[]);
+
+/*
+ * Whether name is one of the items of a comma-separated list such as
+ * "mknod,stat" (whole items only; empty items are ignored).
+ */
+bool opt_list_has(const char *list, const char *name);
+
+/*
+ * The first item of a comma-separated list that is not among n names,
+ * copied to bad (cut to size); 0 when every item is known, else -1.
+ * The names are the `const char *` fields at first, first + stride, ...:
+ * OPT_LIST_UNKNOWN() takes them from the .name of a table's entries.
+ */
+int opt_list_unknown(const char *list, const char *const *first, size_t n,
+		     size_t stride, char *bad, size_t size);
+#define OPT_LIST_UNKNOWN(list, table, n, bad, size) \
+	opt_list_unknown((list), &(table)[0].name, (n), sizeof((table)[0]), \
+			 (bad), (size))
+
+/*
  * A comma-separated list of counts, e.g. "0,100,200,max": word (if not
  * NULL) stands for word_value.  Returns the number of values or -1 with a
  * message in msg.

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "errname.h"
 #include "procdevices.h"
 
 static int list_add(struct procdev_list *l, int major, const char *name)
@@ -227,6 +228,30 @@ out_err:
 	close(fd);
 	free(b);
 	return -e;
+}
+
+int procdev_load(const char *path, struct procdevices *pd, size_t *bytes,
+		 char *err, size_t errlen)
+{
+	char msg[160], *text;
+	long len;
+	int ret;
+
+	memset(pd, 0, sizeof(*pd));
+	len = procdev_read_file(path, &text);
+	if (len < 0) {
+		snprintf(err, errlen, "%s: %s", path, errno_name((int)len));
+		return (int)len;
+	}
+	ret = procdev_parse(text, (size_t)len, pd, msg, sizeof(msg));
+	free(text);
+	if (ret) {
+		snprintf(err, errlen, "%s: %s", path, msg);
+		return -EBADMSG;
+	}
+	if (bytes)
+		*bytes = (size_t)len;
+	return 0;
 }
 
 static bool same_entry(const struct procdev_entry *a,

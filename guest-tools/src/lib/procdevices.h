@@ -48,6 +48,15 @@ const char *procdev_block_name(const struct procdevices *pd, int major);
 long procdev_read_file(const char *path, char **buf);
 
 /*
+ * Read path (e.g. "/proc/devices") and parse it into pd; *bytes (if not
+ * NULL) gets the text's length.  Returns 0; -errno when it cannot be
+ * read ("PATH: ENOENT" in err); -EBADMSG when the text is not as the
+ * kernel prints it ("PATH: line N: what" in err).
+ */
+int procdev_load(const char *path, struct procdevices *pd, size_t *bytes,
+		 char *err, size_t errlen);
+
+/*
  * The block majors of now that are not in base, and of base that are not
  * in now (or listed with another name); the char sections must be equal.
  * Lists are malloc'ed; returns 0 if the char sections are equal, 1 if

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Tool identity, errors and clocks (see report.h). */
+/* Tool identity and errors (see report.h). */
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -64,12 +64,4 @@ int report_json_end(struct report *r, struct json *j)
 	json_array_end(j);
 	json_object_end(j);
 	return json_finish(j);
-}
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

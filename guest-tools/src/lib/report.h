@@ -10,7 +10,6 @@
 
 #include <stdarg.h>
 #include <stddef.h>
-#include <stdint.h>
 
 #include "compiler.h"
 #include "json.h"
@@ -39,8 +38,5 @@ void report_json_begin(struct report *r, struct json *j);
 
 /* Adds ok and errors and ends the document; 0 if it was well formed. */
 int report_json_end(struct report *r, struct json *j);
-
-/* Monotonic clock in ns, for user-space timings. */
-uint64_t now_ns(void);
 
 #endif

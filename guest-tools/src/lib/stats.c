@@ -124,6 +124,14 @@ long curve_build(const struct curve_sample *samples, size_t n,
 	return (long)npts;
 }
 
+static void json_p99(struct json *j, const struct stats *st)
+{
+	if (stats_has_p99(st))
+		json_uint(j, "p99_ns", st->p99);
+	else
+		json_null(j, "p99_ns");
+}
+
 void json_curve(struct json *j, const char *key,
 		const struct curve_point *points, size_t n)
 {
@@ -135,7 +143,7 @@ void json_curve(struct json *j, const char *key,
 		json_uint(j, "registered", points[i].registered);
 		json_uint(j, "p50_ns", points[i].st.p50);
 		json_uint(j, "p90_ns", points[i].st.p90);
-		json_uint(j, "p99_ns", points[i].st.p99);
+		json_p99(j, &points[i].st);
 		json_uint(j, "max_ns", points[i].st.max);
 		json_uint(j, "samples", points[i].st.n);
 		json_object_end(j);
@@ -150,7 +158,7 @@ void json_stats(struct json *j, const char *key, const struct stats *st)
 	json_uint(j, "min_ns", st->min);
 	json_uint(j, "p50_ns", st->p50);
 	json_uint(j, "p90_ns", st->p90);
-	json_uint(j, "p99_ns", st->p99);
+	json_p99(j, st);
 	json_uint(j, "max_ns", st->max);
 	json_double(j, "mean_ns", st->mean);
 	json_object_end(j);

@@ -6,6 +6,7 @@
 #ifndef BLKSCALE_STATS_H
 #define BLKSCALE_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,17 @@ struct stats {
  * at least p percent of the samples are at or below it.  0 when n is 0.
  */
 uint64_t stats_percentile(const uint64_t *sorted, size_t n, double p);
+
+/*
+ * Below this many samples a p99 is only the largest sample or next to
+ * it: JSON gives null, tables "-".
+ */
+#define STATS_P99_MIN_SAMPLES 100
+
+static inline bool stats_has_p99(const struct stats *st)
+{
+	return st->n >= STATS_P99_MIN_SAMPLES;
+}
 
 /* Sorts samples in place and fills st; all zero when n is 0. */
 void stats_compute(uint64_t *samples, size_t n, struct stats *st);
@@ -58,11 +70,14 @@ struct curve_point {
 long curve_build(const struct curve_sample *samples, size_t n,
 		 uint64_t width, struct curve_point **points);
 
-/* A curve as a JSON array of {registered, p50_ns, ..., samples}. */
+/*
+ * A curve as a JSON array of {registered, p50_ns, p90_ns, p99_ns, max_ns,
+ * samples}; p99_ns is null in buckets of fewer than 100 samples.
+ */
 void json_curve(struct json *j, const char *key,
 		const struct curve_point *points, size_t n);
 
-/* {n, min_ns, p50_ns, p90_ns, p99_ns, max_ns, mean_ns} */
+/* {n, min_ns, p50_ns, p90_ns, p99_ns, max_ns, mean_ns}; p99_ns as above */
 void json_stats(struct json *j, const char *key, const struct stats *st);
 
 #endif

@@ -4,9 +4,12 @@
  * capacity), then unregister them newest first.  Every kernel call is
  * timed by the module; a sample's "registered" is how many of our majors
  * were registered when the call began.  In the first round the lookups
- * are measured on the way down (lookup.c).
+ * are measured on the way down (lookup.c).  The first round meets cold
+ * caches and allocates what later rounds reuse: its samples are kept
+ * apart from the register/unregister curves of the rounds after it.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,7 +63,7 @@ static void lookup_points(struct mb *mb, unsigned int cap)
 /* Unregister newest first from held down to target; returns the new held. */
 static unsigned int unregister_to(struct mb *mb, unsigned int held,
 				  unsigned int target, uint64_t *samples,
-				  int32_t *majors)
+				  int32_t *majors, struct curve_samples *curve)
 {
 	struct helper_batch res;
 	unsigned int i;
@@ -75,7 +78,7 @@ static unsigned int unregister_to(struct mb *mb, unsigned int held,
 		return held;
 	}
 	for (i = 0; i < res.done; i++)
-		curve_samples_add(&mb->blk.unreg, held - i, samples[i]);
+		curve_samples_add(curve, held - i, samples[i]);
 	if (res.done != held - target)
 		report_error(&mb->rep,
 			     "unregister batch: %u of %u done (%s)", res.done,
@@ -89,24 +92,16 @@ static void verify_proc_devices(struct mb *mb, const int32_t *majors,
 {
 	struct procdev_list added, removed;
 	struct procdevices now;
-	char err[160], want[16];
+	char err[REPORT_ERROR_LEN], want[16];
 	const char *name;
 	unsigned int i;
-	char *text;
-	long len;
 	int ret;
 
-	mb->blk.proc_devices_ok = 0;
-	len = procdev_read_file("/proc/devices", &text);
-	if (len < 0) {
-		report_error(&mb->rep, "/proc/devices: %s", errno_name(len));
-		mb->blk.proc_devices_ok = -1;
-		return;
-	}
-	ret = procdev_parse(text, (size_t)len, &now, err, sizeof(err));
-	free(text);
+	ret = procdev_load("/proc/devices", &now, NULL, err, sizeof(err));
+	/* unreadable is unknown, unparsable is wrong */
+	mb->blk.proc_devices_ok = ret && ret != -EBADMSG ? -1 : 0;
 	if (ret) {
-		report_error(&mb->rep, "/proc/devices: %s", err);
+		report_error(&mb->rep, "%s", err);
 		return;
 	}
 	ret = procdev_diff(&mb->baseline, &now, &added, &removed);
@@ -178,14 +173,14 @@ static void lookups_first_round(struct mb *mb, unsigned int held,
 				uint64_t *samples, int32_t *majors)
 {
 	struct mb_block *blk = &mb->blk;
-	char dir[4096];
+	char dir[PATH_MAX];
 	long i;
 
 	lookup_points(mb, held);
 	if (blk->npoints && mb_nodes_create(mb, dir, sizeof(dir)) == 0) {
 		for (i = 0; i < blk->npoints; i++) {
 			held = unregister_to(mb, held, blk->points[i], samples,
-					     majors);
+					     majors, &blk->unreg_cold);
 			if (held != blk->points[i])
 				break;
 			mb_lookup_point(mb, dir, held,
@@ -194,7 +189,7 @@ static void lookups_first_round(struct mb *mb, unsigned int held,
 		}
 		mb_nodes_remove(mb, dir);
 	}
-	unregister_to(mb, held, 0, samples, majors);
+	unregister_to(mb, held, 0, samples, majors, &blk->unreg_cold);
 }
 
 void mb_block_run(struct mb *mb)
@@ -228,7 +223,8 @@ void mb_block_run(struct mb *mb)
 			break;
 		}
 		for (i = 0; i < res.done; i++)
-			curve_samples_add(&blk->reg, i, samples[i]);
+			curve_samples_add(round ? &blk->reg : &blk->reg_cold,
+					  i, samples[i]);
 		blk->capacity_per_round[round] = res.done;
 		blk->rounds_done++;
 
@@ -253,7 +249,7 @@ void mb_block_run(struct mb *mb)
 			report_error(&mb->rep,
 				     "round %lu: majors handed out twice",
 				     round + 1);
-		unregister_to(mb, res.done, 0, samples, majors);
+		unregister_to(mb, res.done, 0, samples, majors, &blk->unreg);
 	}
 
 	if (blk->capacity && helper_probe_hits(mb->fd, blk->majors[0], &h) == 0)

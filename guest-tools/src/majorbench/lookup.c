@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "clock.h"
 #include "helper.h"
 #include "majorbench.h"
 

@@ -64,19 +64,12 @@ static const struct opt options[] = {
 
 static int read_procdevices(struct procdevices *pd)
 {
-	char err[160], *text;
-	long len;
+	char err[REPORT_ERROR_LEN];
 	int ret;
 
-	len = procdev_read_file("/proc/devices", &text);
-	if (len < 0) {
-		report_error(&mb.rep, "/proc/devices: %s", errno_name(len));
-		return -1;
-	}
-	ret = procdev_parse(text, (size_t)len, pd, err, sizeof(err));
-	free(text);
+	ret = procdev_load("/proc/devices", pd, NULL, err, sizeof(err));
 	if (ret)
-		report_error(&mb.rep, "/proc/devices: %s", err);
+		report_error(&mb.rep, "%s", err);
 	return ret;
 }
 
@@ -117,21 +110,12 @@ int main(int argc, char **argv)
 {
 	struct blkscale_probe_hits h;
 	uint32_t version;
-	int ret, first;
+	int ret;
 
 	report_init(&mb.rep, "majorbench", BLKSCALE_TOOLS_VERSION);
-	ret = opt_parse("majorbench", options, argc, argv, &first, stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "majorbench", summary, options);
-		return 0;
-	}
-	if (ret != OPT_OK)
-		return 2;
-	if (first < argc) {
-		fprintf(stderr, "majorbench: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
+	ret = opt_parse_main("majorbench", summary, options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
 
 	mb.modprobe_disabled = modprobe_disabled();
 	mb.fd = helper_open(&version);

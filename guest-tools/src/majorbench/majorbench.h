@@ -49,7 +49,9 @@ struct mb_block {
 	struct mb_collision *collision;		/* the first cfg.show */
 	int proc_devices_ok;			/* 1 ok, 0 mismatch, -1 unknown */
 
-	struct curve_samples reg, unreg, lookup, miss;
+	/* register/unregister: rounds 2.. (warm); _cold: the first round */
+	struct curve_samples reg, unreg, reg_cold, unreg_cold;
+	struct curve_samples lookup, miss;
 
 	/* lookup verification */
 	bool node_dir_tmpfs;

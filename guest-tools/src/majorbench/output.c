@@ -76,6 +76,8 @@ static void json_block(struct mb *mb, struct json *j)
 
 	json_curve_of(j, "register", &blk->reg, mb->cfg.bucket);
 	json_curve_of(j, "unregister", &blk->unreg, mb->cfg.bucket);
+	json_curve_of(j, "register_cold", &blk->reg_cold, mb->cfg.bucket);
+	json_curve_of(j, "unregister_cold", &blk->unreg_cold, mb->cfg.bucket);
 	json_curve_of(j, "lookup", &blk->lookup, 1);
 	json_curve_of(j, "lookup_miss", &blk->miss, 1);
 
@@ -142,6 +144,7 @@ static void print_curve(const char *what, const struct curve_samples *s,
 			uint64_t width)
 {
 	struct curve_point *pts;
+	char p99[24];
 	long n, i;
 
 	n = curve_build(s->v, s->n, width, &pts);
@@ -149,13 +152,18 @@ static void print_curve(const char *what, const struct curve_samples *s,
 		return;
 	printf("%s (ns per call):\n  %10s %10s %10s %10s %10s %8s\n", what,
 	       "registered", "p50", "p90", "p99", "max", "samples");
-	for (i = 0; i < n; i++)
-		printf("  %10llu %10llu %10llu %10llu %10llu %8zu\n",
+	for (i = 0; i < n; i++) {
+		if (stats_has_p99(&pts[i].st))
+			snprintf(p99, sizeof(p99), "%llu",
+				 (unsigned long long)pts[i].st.p99);
+		else
+			snprintf(p99, sizeof(p99), "-");
+		printf("  %10llu %10llu %10llu %10s %10llu %8zu\n",
 		       (unsigned long long)pts[i].registered,
 		       (unsigned long long)pts[i].st.p50,
-		       (unsigned long long)pts[i].st.p90,
-		       (unsigned long long)pts[i].st.p99,
+		       (unsigned long long)pts[i].st.p90, p99,
 		       (unsigned long long)pts[i].st.max, pts[i].st.n);
+	}
 	free(pts);
 }
 
@@ -205,8 +213,13 @@ void mb_print_human(struct mb *mb)
 		       (unsigned long long)blk->opens,
 		       (unsigned long long)blk->hits,
 		       (unsigned long long)blk->strays);
-		print_curve("register", &blk->reg, human_width(mb));
-		print_curve("unregister", &blk->unreg, human_width(mb));
+		print_curve("register (rounds 2..)", &blk->reg, human_width(mb));
+		print_curve("unregister (rounds 2..)", &blk->unreg,
+			    human_width(mb));
+		print_curve("register, cold first round", &blk->reg_cold,
+			    human_width(mb));
+		print_curve("unregister, cold first round", &blk->unreg_cold,
+			    human_width(mb));
 		print_curve("lookup (open of a registered major)",
 			    &blk->lookup, 1);
 		print_curve("lookup miss (open of a released major)",

@@ -37,22 +37,13 @@ int main(int argc, char **argv)
 	struct helper_batch res = { 0 };
 	struct sigaction sa = { .sa_handler = on_signal };
 	uint32_t version;
-	int fd, ret, first;
+	int fd, ret;
 
-	ret = opt_parse("majorhold", options, argc, argv, &first, stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "majorhold",
-			  "Hold dynamic block majors until SIGTERM or SIGINT.",
-			  options);
-		return 0;
-	}
-	if (ret != OPT_OK)
-		return 2;
-	if (first < argc) {
-		fprintf(stderr, "majorhold: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
+	ret = opt_parse_main("majorhold",
+			     "Hold dynamic block majors until SIGTERM or SIGINT.",
+			     options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
 	fd = helper_open(&version);
 	if (fd < 0) {
 		fprintf(stderr, "majorhold: %s: %s\n", HELPER_DEV, strerror(-fd));

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * procdevbench: the cost of generating /proc/devices with a given number
- * of block majors registered (through the helper module), read with one
- * open file (lseek to 0) and with a fresh open each time.  At every point
- * the text must parse and list exactly what was there before plus the
- * majors we registered, under their names.
+ * of block majors registered (through the helper module).  The headline
+ * figure is what a reader pays: open, read to EOF with stdio's buffer
+ * (1 KiB on procfs), close.  Two more series, labelled: one open file
+ * read again after lseek to 0, and open/read/close with a large buffer.
+ * At every point the text must parse and list exactly what was there
+ * before plus the majors we registered, under their names.
  */
 #include <errno.h>
 #include <limits.h>
@@ -33,12 +35,13 @@ static struct {
 } cfg = {
 	.points = "0,100,200,max",
 	.iters = 200,
-	.method = "both",
+	.method = "all",
 	.bufsize = 65536,
 	.reference = "/proc/version",
 };
 
-static const char *const methods[] = { "both", "lseek", "reopen", NULL };
+static const char *const methods[] = { "all", "reader", "lseek", "reopen",
+				       NULL };
 
 static const struct opt options[] = {
 	OPT_BOOL("json", 'j', &cfg.json,
@@ -48,10 +51,10 @@ static const struct opt options[] = {
 	OPT_NUM("iters", 'n', &cfg.iters, "N", "full reads per point and method",
 		1, 1000000),
 	OPT_ONE_OF("method", 'm', &cfg.method, "M",
-		   "lseek: one open file, lseek to 0; reopen: open each time",
+		   "reader: open, stdio's buffer, close; lseek: one open file, lseek to 0; reopen: open, --buffer, close",
 		   methods),
-	OPT_NUM("buffer", 0, &cfg.bufsize, "BYTES", "read() buffer size", 1,
-		1 << 24),
+	OPT_NUM("buffer", 0, &cfg.bufsize, "BYTES",
+		"read() buffer of lseek and reopen", 1, 1 << 24),
 	OPT_STR("reference", 0, &cfg.reference, "FILE",
 		"small proc file timed the same way, for scale"),
 	OPT_END,
@@ -61,7 +64,7 @@ static struct report rep;
 static struct procdevices baseline;
 static struct pdb_point points[PDB_MAX_POINTS];
 static size_t npoints;
-static struct pdb_timing reference[PDB_METHODS];
+static struct fullread_timing reference[FULLREAD_METHODS];
 static int fd = -1;
 static unsigned int held;	/* our majors registered now */
 static int32_t majors[BLKSCALE_MAJOR_LIMIT];	/* majors[i]: PDB_PREFIX "i" */
@@ -76,10 +79,10 @@ static int cmp_ulong(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static bool method_on(enum pdb_method m)
+static bool method_on(enum fullread_method m)
 {
-	return !strcmp(cfg.method, "both") ||
-	       !strcmp(cfg.method, pdb_method_names[m]);
+	return !strcmp(cfg.method, "all") ||
+	       !strcmp(cfg.method, fullread_method_names[m]);
 }
 
 /* Register more dynamic majors until target are held or the kernel says no. */
@@ -122,22 +125,12 @@ static int register_to(unsigned long target)
 
 static int read_parse(struct procdevices *pd, size_t *bytes)
 {
-	char err[160], *text;
-	long len;
-	int ret;
+	char err[REPORT_ERROR_LEN];
 
-	len = procdev_read_file(PROC_DEVICES, &text);
-	if (len < 0) {
-		report_error(&rep, PROC_DEVICES ": %s", errno_name(len));
+	if (procdev_load(PROC_DEVICES, pd, bytes, err, sizeof(err))) {
+		report_error(&rep, "%s", err);
 		return -1;
 	}
-	ret = procdev_parse(text, (size_t)len, pd, err, sizeof(err));
-	free(text);
-	if (ret) {
-		report_error(&rep, PROC_DEVICES ": %s", err);
-		return -1;
-	}
-	*bytes = (size_t)len;
 	return 0;
 }
 
@@ -226,10 +219,10 @@ static int parse_points(unsigned long *v, size_t *n)
 	return 0;
 }
 
-static void measure_point(unsigned long requested, char *buf)
+static void measure_point(unsigned long requested)
 {
 	struct pdb_point *pt;
-	enum pdb_method m;
+	enum fullread_method m;
 	int ret;
 
 	if (register_to(requested))
@@ -241,38 +234,48 @@ static void measure_point(unsigned long requested, char *buf)
 	pt->requested = requested;
 	pt->registered = held;
 	verify(pt);
-	for (m = 0; m < PDB_METHODS; m++) {
+	for (m = 0; m < FULLREAD_METHODS; m++) {
 		if (!method_on(m))
 			continue;
-		ret = pdb_measure(PROC_DEVICES, m, cfg.iters, buf, cfg.bufsize,
-				  &pt->t[m]);
+		ret = fullread_measure(PROC_DEVICES, m, cfg.iters, cfg.bufsize,
+				       &pt->t[m]);
 		if (ret)
 			report_error(&rep, "%u registered: %s read: %s", held,
-				     pdb_method_names[m], errno_name(ret));
+				     fullread_method_names[m], errno_name(ret));
 		else if (!pt->t[m].size_stable)
 			report_error(&rep, "%u registered: %s reads differ in size",
-				     held, pdb_method_names[m]);
+				     held, fullread_method_names[m]);
 	}
 }
 
-/* The headline figure: lseek if it was measured, else reopen. */
-static const struct pdb_timing *headline(const struct pdb_point *pt)
+/* The headline: the first method measured, the reader unless left out. */
+static enum fullread_method headline_method(void)
 {
-	return pt->t[PDB_LSEEK].measured ? &pt->t[PDB_LSEEK] :
-	       &pt->t[PDB_REOPEN];
+	enum fullread_method m;
+
+	for (m = 0; m < FULLREAD_METHODS - 1; m++)
+		if (method_on(m))
+			break;
+	return m;
 }
 
-static double per_line(const struct pdb_timing *t, size_t lines)
+static const struct fullread_timing *headline(const struct pdb_point *pt)
+{
+	return &pt->t[headline_method()];
+}
+
+static double per_line(const struct fullread_timing *t, size_t lines)
 {
 	return lines ? (double)t->st.p50 / (double)lines : 0;
 }
 
 static void json_timing(struct json *j, const char *key,
-			const struct pdb_timing *t, size_t lines)
+			const struct fullread_timing *t, size_t lines)
 {
 	json_object_begin(j, key);
 	json_uint(j, "ns_per_read", t->st.p50);
 	json_double(j, "ns_per_line", per_line(t, lines));
+	json_uint(j, "buffer", t->buffer);
 	json_uint(j, "read_calls", t->read_calls);
 	json_stats(j, "read_ns", &t->st);
 	json_object_end(j);
@@ -280,9 +283,9 @@ static void json_timing(struct json *j, const char *key,
 
 static void print_json(void)
 {
-	const struct pdb_timing *h;
+	const struct fullread_timing *h;
 	struct json j;
-	enum pdb_method m;
+	enum fullread_method m;
 	size_t i;
 
 	json_init(&j, stdout);
@@ -293,6 +296,7 @@ static void print_json(void)
 	json_string(&j, "method", cfg.method);
 	json_uint(&j, "buffer", cfg.bufsize);
 	json_object_end(&j);
+	json_string(&j, "headline", fullread_method_names[headline_method()]);
 	json_uint(&j, "baseline_block_majors", baseline.blk.n);
 	json_uint(&j, "baseline_char_entries", baseline.chr.n);
 	json_bool(&j, "capacity_reached", exhausted);
@@ -309,18 +313,19 @@ static void print_json(void)
 		json_bool(&j, "verified", points[i].verified);
 		json_string(&j, "requested",
 			    points[i].requested == ULONG_MAX ? "max" : NULL);
-		for (m = 0; m < PDB_METHODS; m++)
+		for (m = 0; m < FULLREAD_METHODS; m++)
 			if (points[i].t[m].measured)
-				json_timing(&j, pdb_method_names[m],
+				json_timing(&j, fullread_method_names[m],
 					    &points[i].t[m], points[i].lines);
 		json_object_end(&j);
 	}
 	json_array_end(&j);
 	json_object_begin(&j, "reference");
 	json_string(&j, "path", cfg.reference);
-	for (m = 0; m < PDB_METHODS; m++)
+	for (m = 0; m < FULLREAD_METHODS; m++)
 		if (reference[m].measured)
-			json_uint(&j, pdb_method_names[m], reference[m].st.p50);
+			json_uint(&j, fullread_method_names[m],
+				  reference[m].st.p50);
 	json_object_end(&j);
 	if (report_json_end(&rep, &j))
 		fprintf(stderr, "procdevbench: internal error: bad JSON\n");
@@ -328,35 +333,39 @@ static void print_json(void)
 
 static void print_human(void)
 {
-	const struct pdb_timing *h;
-	enum pdb_method m;
+	const struct fullread_timing *h;
+	enum fullread_method m;
 	size_t i;
 
-	printf("%10s %8s %8s %12s %12s %12s %9s\n", "registered", "lines",
-	       "bytes", "ns/read", "ns/line", "reopen ns", "verified");
+	printf("%10s %8s %8s %12s %12s %12s %12s %9s\n", "registered",
+	       "lines", "bytes", "ns/read", "ns/line", "lseek ns", "reopen ns",
+	       "verified");
 	for (i = 0; i < npoints; i++) {
 		h = headline(&points[i]);
-		printf("%10u %8zu %8zu %12llu %12.1f %12llu %9s\n",
+		printf("%10u %8zu %8zu %12llu %12.1f %12llu %12llu %9s\n",
 		       points[i].registered, points[i].lines, points[i].bytes,
 		       (unsigned long long)h->st.p50,
 		       per_line(h, points[i].lines),
-		       (unsigned long long)points[i].t[PDB_REOPEN].st.p50,
+		       (unsigned long long)points[i].t[FULLREAD_LSEEK].st.p50,
+		       (unsigned long long)points[i].t[FULLREAD_REOPEN].st.p50,
 		       points[i].verified ? "yes" : "NO");
 	}
-	for (m = 0; m < PDB_METHODS; m++)
+	printf("ns/read, ns/line: %s (lseek, reopen: --buffer %lu)\n",
+	       fullread_method_names[headline_method()], cfg.bufsize);
+	for (m = 0; m < FULLREAD_METHODS; m++)
 		if (reference[m].measured)
 			printf("%s (%s): %llu ns per read\n", cfg.reference,
-			       pdb_method_names[m],
+			       fullread_method_names[m],
 			       (unsigned long long)reference[m].st.p50);
 	printf("procdevbench: %s\n", rep.nerrors ? "FAILED" : "ok");
 }
 
-static void run(char *buf)
+static void run(void)
 {
 	unsigned long want[PDB_MAX_POINTS];
 	struct helper_batch res;
 	struct procdevices after;
-	enum pdb_method m;
+	enum fullread_method m;
 	size_t i, n, bytes;
 
 	if (parse_points(want, &n))
@@ -364,12 +373,12 @@ static void run(char *buf)
 	if (read_parse(&baseline, &bytes))
 		return;
 	for (i = 0; i < n; i++)
-		measure_point(want[i], buf);
+		measure_point(want[i]);
 
-	for (m = 0; m < PDB_METHODS; m++)
+	for (m = 0; m < FULLREAD_METHODS; m++)
 		if (method_on(m) &&
-		    pdb_measure(cfg.reference, m, cfg.iters, buf, cfg.bufsize,
-				&reference[m]))
+		    fullread_measure(cfg.reference, m, cfg.iters, cfg.bufsize,
+				     &reference[m]))
 			report_error(&rep, "%s: cannot be read", cfg.reference);
 
 	while (held) {
@@ -393,46 +402,31 @@ int main(int argc, char **argv)
 {
 	unsigned long want[PDB_MAX_POINTS];
 	uint32_t version;
-	int ret, first;
+	int ret;
 	size_t n;
-	char *buf;
 
 	report_init(&rep, "procdevbench", BLKSCALE_TOOLS_VERSION);
-	ret = opt_parse("procdevbench", options, argc, argv, &first, stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "procdevbench",
-			  "Time full reads of /proc/devices at several counts of registered\n"
-			  "block majors (through /dev/" BLKSCALE_DEV_NAME
-			  ") and check what it lists.",
-			  options);
-		return 0;
-	}
-	if (ret != OPT_OK)
-		return 2;
-	if (first < argc) {
-		fprintf(stderr, "procdevbench: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
+	ret = opt_parse_main("procdevbench",
+			     "Time full reads of /proc/devices at several counts of registered\n"
+			     "block majors (through /dev/" BLKSCALE_DEV_NAME
+			     ") and check what it lists.",
+			     options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
 	/* bad points are a usage error, found before anything is measured */
 	if (parse_points(want, &n))
 		return 2;
 
-	buf = malloc(cfg.bufsize);
-	if (!buf) {
-		report_error(&rep, "out of memory");
-	} else {
-		fd = helper_open(&version);
-		if (fd == -EPROTO)
-			report_error(&rep,
-				     HELPER_DEV ": module speaks version %u, tools %u",
-				     version, BLKSCALE_UAPI_VERSION);
-		else if (fd < 0)
-			report_error(&rep, HELPER_DEV ": %s (module loaded?)",
-				     strerror(-fd));
-		else
-			run(buf);
-	}
+	fd = helper_open(&version);
+	if (fd == -EPROTO)
+		report_error(&rep,
+			     HELPER_DEV ": module speaks version %u, tools %u",
+			     version, BLKSCALE_UAPI_VERSION);
+	else if (fd < 0)
+		report_error(&rep, HELPER_DEV ": %s (module loaded?)",
+			     strerror(-fd));
+	else
+		run();
 
 	if (cfg.json)
 		print_json();
@@ -440,6 +434,5 @@ int main(int argc, char **argv)
 		print_human();
 	if (fd >= 0)
 		close(fd);
-	free(buf);
 	return rep.nerrors ? 1 : 0;
 }

@@ -220,6 +220,111 @@ static void count_list_errors(void **state)
 	assert_string_equal(msg, "'x' is not a number or max");
 }
 
+/* opt_parse_main_to() on argv; what it printed goes to *out and *err. */
+static int parse_main(char **out, char **err, ...)
+{
+	char *argv[16] = { "prog" };
+	size_t olen = 0, elen = 0;
+	va_list ap;
+	FILE *fo, *fe;
+	int argc = 1, ret;
+
+	va_start(ap, err);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	memset(&v, 0, sizeof(v));
+	fo = open_memstream(out, &olen);
+	fe = open_memstream(err, &elen);
+	ret = opt_parse_main_to("prog", "Does things.", opts, argc, argv, fo,
+				fe);
+	fclose(fo);
+	fclose(fe);
+	return ret;
+}
+
+static void main_prologue(void **state)
+{
+	char *out, *err;
+
+	(void)state;
+	assert_int_equal(parse_main(&out, &err, "--json", NULL), OPT_MAIN_GO);
+	assert_true(v.json);
+	assert_string_equal(out, "");
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+
+	/* help: exit 0, usage with the summary on out */
+	assert_int_equal(parse_main(&out, &err, "--help", NULL), 0);
+	assert_non_null(strstr(out, "Usage: prog [OPTIONS]\nDoes things.\n"));
+	assert_non_null(strstr(out, "--json"));
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+
+	/* a bad option: exit 2, the message on err */
+	assert_int_equal(parse_main(&out, &err, "--count=0", NULL), 2);
+	assert_string_equal(out, "");
+	assert_non_null(strstr(err, "--count: 0 is not within 1..100"));
+	free(out);
+	free(err);
+
+	/* an argument that is not an option: exit 2, named */
+	assert_int_equal(parse_main(&out, &err, "-j", "stray", NULL), 2);
+	assert_string_equal(err, "prog: unexpected argument 'stray'\n");
+	free(out);
+	free(err);
+}
+
+static void list_membership(void **state)
+{
+	(void)state;
+	assert_true(opt_list_has("mknod", "mknod"));
+	assert_true(opt_list_has("stat,mknod,tar", "mknod"));
+	assert_true(opt_list_has("stat,mknod", "stat"));
+	assert_true(opt_list_has(",,mknod,", "mknod"));
+	/* whole items only */
+	assert_false(opt_list_has("mknodx", "mknod"));
+	assert_false(opt_list_has("xmknod,stat", "mknod"));
+	assert_false(opt_list_has("mkno", "mknod"));
+	assert_false(opt_list_has("", "mknod"));
+	assert_false(opt_list_has("stat,,tar", ""));
+}
+
+static const struct {
+	const char *name;
+	int other;
+} groups[] = {
+	{ "mknod", 1 }, { "stat", 2 }, { "tar", 3 },
+};
+
+static void list_unknown_items(void **state)
+{
+	char bad[8];
+
+	(void)state;
+	assert_int_equal(OPT_LIST_UNKNOWN("tar,mknod", groups,
+					  ARRAY_SIZE(groups), bad,
+					  sizeof(bad)), 0);
+	assert_int_equal(OPT_LIST_UNKNOWN(",stat,,", groups,
+					  ARRAY_SIZE(groups), bad,
+					  sizeof(bad)), 0);
+	assert_int_equal(OPT_LIST_UNKNOWN("tar,cpio,ustat", groups,
+					  ARRAY_SIZE(groups), bad,
+					  sizeof(bad)), -1);
+	assert_string_equal(bad, "cpio");
+	/* a prefix of a name is not the name */
+	assert_int_equal(OPT_LIST_UNKNOWN("mkno", groups, ARRAY_SIZE(groups),
+					  bad, sizeof(bad)), -1);
+	assert_string_equal(bad, "mkno");
+	/* a long item is cut to the buffer */
+	assert_int_equal(OPT_LIST_UNKNOWN("stat,averyverylongname", groups,
+					  ARRAY_SIZE(groups), bad,
+					  sizeof(bad)), -1);
+	assert_string_equal(bad, "averyve");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +336,9 @@ int main(void)
 		cmocka_unit_test(usage_lists_everything),
 		cmocka_unit_test(count_lists),
 		cmocka_unit_test(count_list_errors),
+		cmocka_unit_test(main_prologue),
+		cmocka_unit_test(list_membership),
+		cmocka_unit_test(list_unknown_items),
 	};
 
 	return cmocka_run_group_tests_name("options", tests, NULL, NULL);

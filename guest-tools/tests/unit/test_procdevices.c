@@ -251,6 +251,41 @@ static void read_file_grows(void **state)
 	assert_int_equal(procdev_read_file(path, &buf), -ENOENT);
 }
 
+static void load_reads_and_parses(void **state)
+{
+	char path[] = "/tmp/blkscale-procdev-XXXXXX", err[160];
+	struct procdevices pd;
+	size_t bytes = 0;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_int_equal(procdev_load(data_path("proc-devices-stock.txt"), &pd,
+				      &bytes, err, sizeof(err)), 0);
+	assert_true(bytes > 0);
+	assert_non_null(procdev_block_name(&pd, 8));
+	procdev_free(&pd);
+
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_non_null(f);
+	fputs("Character devices:\n  1 mem\n\nBlock devices:\n  8 sd\nbad\n", f);
+	fclose(f);
+	/* text that is not /proc/devices: EBADMSG, the line named */
+	assert_int_equal(procdev_load(path, &pd, &bytes, err, sizeof(err)),
+			 -EBADMSG);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, ": line 6: "));
+	unlink(path);
+	/* no file: -errno, named as the tools print it */
+	assert_int_equal(procdev_load(path, &pd, NULL, err, sizeof(err)),
+			 -ENOENT);
+	assert_non_null(strstr(err, ": ENOENT"));
+	assert_int_equal(pd.blk.n, 0);
+	procdev_free(&pd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -262,6 +297,7 @@ int main(void)
 		cmocka_unit_test(broken_text),
 		cmocka_unit_test(binary_and_long_lines),
 		cmocka_unit_test(read_file_grows),
+		cmocka_unit_test(load_reads_and_parses),
 	};
 
 	return cmocka_run_group_tests_name("procdevices", tests, NULL, NULL);

@@ -4,7 +4,9 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "stats.h"
@@ -146,6 +148,59 @@ static void curve_edge_cases(void **state)
 	free(pts);
 }
 
+/* json_curve() of buckets of 99 and 100 samples into a string. */
+static char *curve_json(void)
+{
+	struct curve_samples s = { 0 };
+	struct curve_point *pts;
+	struct json j;
+	size_t len = 0;
+	char *buf;
+	FILE *f;
+	long n, i;
+
+	for (i = 0; i < 99; i++)
+		assert_int_equal(curve_samples_add(&s, 0, 1000 + i), 0);
+	for (i = 0; i < 100; i++)
+		assert_int_equal(curve_samples_add(&s, 16, 2000 + i), 0);
+	n = curve_build(s.v, s.n, 16, &pts);
+	assert_int_equal(n, 2);
+	f = open_memstream(&buf, &len);
+	json_init(&j, f);
+	json_object_begin(&j, NULL);
+	json_curve(&j, "c", pts, (size_t)n);
+	json_stats(&j, "small", &pts[0].st);
+	json_stats(&j, "large", &pts[1].st);
+	json_object_end(&j);
+	assert_int_equal(json_finish(&j), 0);
+	fclose(f);
+	free(pts);
+	curve_samples_free(&s);
+	return buf;
+}
+
+static void p99_needs_100_samples(void **state)
+{
+	struct stats st = { .n = 99 };
+	char *buf, *big;
+
+	(void)state;
+	assert_false(stats_has_p99(&st));
+	st.n = 100;
+	assert_true(stats_has_p99(&st));
+	buf = curve_json();
+	/* the bucket of 99: p99 is null, the bucket of 100 has one */
+	big = strstr(buf, "\"registered\": 16");
+	assert_non_null(big);
+	assert_non_null(strstr(buf, "\"p99_ns\": null"));
+	assert_true(strstr(buf, "\"p99_ns\": null") < big);
+	assert_non_null(strstr(big, "\"p99_ns\": 2098"));
+	/* the same in a summary */
+	assert_non_null(strstr(strstr(buf, "\"small\""), "\"p99_ns\": null"));
+	assert_non_null(strstr(strstr(buf, "\"large\""), "\"p99_ns\": 2098"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -157,6 +212,7 @@ int main(void)
 		cmocka_unit_test(curve_buckets),
 		cmocka_unit_test(curve_pools_rounds_in_any_order),
 		cmocka_unit_test(curve_edge_cases),
+		cmocka_unit_test(p99_needs_100_samples),
 	};
 
 	return cmocka_run_group_tests_name("stats", tests, NULL, NULL);

@@ -92,7 +92,7 @@ out_free:
 }
 
 /* A few of each file's majors, asked of the module. */
-static void check_held(struct run *run, struct stats *st)
+static void check_held(struct run *run, struct fuzz_counts *st)
 {
 	struct blkscale_probe_hits h;
 	struct slot *s;
@@ -119,7 +119,7 @@ static void check_held(struct run *run, struct stats *st)
 void checkpoint(struct run *run, int probe_fd)
 {
 	struct blkscale_probe_hits h;
-	struct stats st = { 0 };
+	struct fuzz_counts st = { 0 };
 	int ret;
 
 	check_procdevices(run);

@@ -12,11 +12,13 @@
 #ifndef BLKSCALE_FUZZ_H
 #define BLKSCALE_FUZZ_H
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "compiler.h"
 #include "helper.h"
 #include "procdevices.h"
@@ -141,7 +143,8 @@ struct owner {
 	bool releasing;
 };
 
-struct stats {
+/* What one worker did and saw, summed over the workers at the end. */
+struct fuzz_counts {
 	uint64_t by_cmd[CMD_COUNT];
 	uint64_t by_errno[FUZZ_ERRNO_MAX + 1];	/* last: larger values */
 	uint64_t opens, closes, lookups;
@@ -210,7 +213,7 @@ void model_mark_one(struct run *run, struct slot *s, size_t i, bool on);
 void model_remove(struct run *run, struct slot *s, size_t i);
 /* Ask the module which of the slot's entries from @from are still held. */
 void model_resync(struct run *run, struct slot *s, size_t from,
-		  struct stats *st);
+		  struct fuzz_counts *st);
 /*
  * A call that may change what some file holds begins (true if no other
  * such call was running) and ends (after the model was updated).
@@ -232,19 +235,19 @@ struct worker {
 	pthread_t thread;
 	struct rng rng;
 	struct arena arena;
-	struct stats st;
-	char node[256];		/* device node for lookups */
+	struct fuzz_counts st;
+	char node[PATH_MAX];	/* device node for lookups */
 };
 
 /* One random operation on a random slot. */
 void fuzz_one(struct worker *w);
 /* Close a slot's file (s->life held for writing); the model lets go. */
-void slot_close(struct run *run, struct slot *s, struct stats *st);
+void slot_close(struct run *run, struct slot *s, struct fuzz_counts *st);
 /* Count one fuzzed ioctl; ret is ioctl()'s result, err its errno. */
 void count_call(struct worker *w, enum cmd_kind cmd, int ret, int err);
 /* Checked PROBE_HITS on a slot's fd; -errno or 0. */
 int probe_hits(int fd, int32_t major, struct blkscale_probe_hits *h,
-	       struct stats *st);
+	       struct fuzz_counts *st);
 /* Whether err is among the allowed values (0-terminated list). */
 bool errno_in(int err, const int *allowed);
 

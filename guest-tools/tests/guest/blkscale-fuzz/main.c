@@ -74,7 +74,7 @@ static const char *const cmd_keys[CMD_COUNT] = {
 };
 
 struct outcome {
-	struct stats st;
+	struct fuzz_counts st;
 	double duration_s;
 	unsigned long checkpoints;
 	bool restored;
@@ -199,13 +199,13 @@ static void progress(struct run *run, FILE *out, double elapsed)
 	fflush(out);
 }
 
-static void sum_stats(struct stats *to, const struct stats *from)
+static void sum_stats(struct fuzz_counts *to, const struct fuzz_counts *from)
 {
 	const uint64_t *f = (const uint64_t *)from;
 	uint64_t *t = (uint64_t *)to;
 	size_t i;
 
-	/* struct stats is nothing but uint64_t counters */
+	/* struct fuzz_counts is nothing but uint64_t counters */
 	for (i = 0; i < sizeof(*to) / sizeof(uint64_t); i++)
 		t[i] += f[i];
 }

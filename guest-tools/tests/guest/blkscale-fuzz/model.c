@@ -140,7 +140,7 @@ void model_remove(struct run *run, struct slot *s, size_t i)
 }
 
 void model_resync(struct run *run, struct slot *s, size_t from,
-		  struct stats *st)
+		  struct fuzz_counts *st)
 {
 	struct blkscale_probe_hits h;
 	size_t i = s->nheld;

@@ -35,7 +35,7 @@ void count_call(struct worker *w, enum cmd_kind cmd, int ret, int err)
 }
 
 int probe_hits(int fd, int32_t major, struct blkscale_probe_hits *h,
-	       struct stats *st)
+	       struct fuzz_counts *st)
 {
 	st->checks++;
 	return helper_probe_hits(fd, major, h);
@@ -507,7 +507,7 @@ static void slot_open(struct worker *w, struct slot *s)
 }
 
 /* Everything the file holds goes when it is closed. */
-void slot_close(struct run *run, struct slot *s, struct stats *st)
+void slot_close(struct run *run, struct slot *s, struct fuzz_counts *st)
 {
 	uint64_t mark;
 

@@ -99,39 +99,19 @@ static const struct opt options[] = {
 
 static bool selected(const char *name)
 {
-	const char *p = cfg.only;
-	size_t len = strlen(name);
-
-	if (!p)
-		return true;
-	while ((p = strstr(p, name))) {
-		if ((p == cfg.only || p[-1] == ',') &&
-		    (p[len] == ',' || p[len] == '\0'))
-			return true;
-		p += len;
-	}
-	return false;
+	return !cfg.only || opt_list_has(cfg.only, name);
 }
 
 /* Every name in --only must be a test. */
 static int check_only(void)
 {
-	char buf[256], *tok, *save = NULL;
-	size_t i;
+	char bad[64];
 
-	if (!cfg.only)
-		return 0;
-	snprintf(buf, sizeof(buf), "%s", cfg.only);
-	for (tok = strtok_r(buf, ",", &save); tok;
-	     tok = strtok_r(NULL, ",", &save)) {
-		for (i = 0; i < NTESTS; i++)
-			if (!strcmp(tests[i].name, tok))
-				break;
-		if (i == NTESTS) {
-			fprintf(stderr, "blkscale-selftest: --only: no test '%s' (see --list)\n",
-				tok);
-			return -1;
-		}
+	if (cfg.only && OPT_LIST_UNKNOWN(cfg.only, tests, NTESTS, bad,
+					 sizeof(bad))) {
+		fprintf(stderr, "blkscale-selftest: --only: no test '%s' (see --list)\n",
+			bad);
+		return -1;
 	}
 	return 0;
 }
@@ -178,24 +158,16 @@ int main(int argc, char **argv)
 	struct json j;
 	size_t i, num = 0, planned = 0;
 	FILE *tap;
-	int ret, first;
+	int ret;
 
 	report_init(&rep, "blkscale-selftest", BLKSCALE_TOOLS_VERSION);
-	ret = opt_parse("blkscale-selftest", options, argc, argv, &first,
-			stderr);
-	if (ret == OPT_HELP) {
-		opt_usage(stdout, "blkscale-selftest",
-			  "Test the helper module and the kernel's block majors; TAP output.",
-			  options);
-		return 0;
-	}
-	if (ret != OPT_OK || check_only())
+	ret = opt_parse_main("blkscale-selftest",
+			     "Test the helper module and the kernel's block majors; TAP output.",
+			     options, argc, argv);
+	if (ret != OPT_MAIN_GO)
+		return ret;
+	if (check_only())
 		return 2;
-	if (first < argc) {
-		fprintf(stderr, "blkscale-selftest: unexpected argument '%s'\n",
-			argv[first]);
-		return 2;
-	}
 	if (cfg.list) {
 		for (i = 0; i < NTESTS; i++)
 			printf("%-20s %s\n", tests[i].name, tests[i].desc);

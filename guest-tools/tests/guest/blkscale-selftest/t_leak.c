@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "report.h"
+#include "clock.h"
 #include "selftest.h"
 
 #define LEAK_BATCH 100

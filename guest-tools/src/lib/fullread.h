@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Timed full reads of a file (a proc file, mostly), three ways:
+ *   reader  what a program reading it with stdio pays: open, fstat, read
+ *           to EOF with stdio's buffer (st_blksize up to BUFSIZ: 1 KiB
+ *           on procfs), close;
+ *   lseek   one open file: lseek to 0, read to EOF with a given buffer;
+ *   reopen  open, read to EOF with a given buffer, close.
+ */
+#ifndef BLKSCALE_FULLREAD_H
+#define BLKSCALE_FULLREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats.h"
+
+enum fullread_method {
+	FULLREAD_READER,
+	FULLREAD_LSEEK,
+	FULLREAD_REOPEN,
+	FULLREAD_METHODS,
+};
+
+extern const char *const fullread_method_names[FULLREAD_METHODS];
+
+struct fullread_timing {
+	bool measured;
+	struct stats st;	/* ns per full read */
+	size_t buffer;		/* bytes asked of each read() */
+	uint64_t read_calls;	/* read() calls per full read, EOF included */
+	long bytes;		/* of the untimed first read */
+	bool size_stable;	/* every read returned the same byte count */
+};
+
+/* stdio's buffer for a file of this st_blksize (glibc's rule). */
+size_t fullread_stdio_buffer(long st_blksize);
+
+/*
+ * Read path to EOF iters times (after one untimed read) with the given
+ * method; bufsize is the buffer of lseek and reopen.  Returns 0 or -errno.
+ */
+int fullread_measure(const char *path, enum fullread_method method,
+		     unsigned long iters, size_t bufsize,
+		     struct fullread_timing *t);
+
+#endif
