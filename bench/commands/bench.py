@@ -10,7 +10,7 @@ if _BENCH not in sys.path:
     sys.path.insert(0, _BENCH)
 
 from blkscale_bench import bootcurve, bootcurve_table  # noqa: E402
-from blkscale_bench import cli, rundir, sweep, table  # noqa: E402
+from blkscale_bench import cli, repeats, sweep, table  # noqa: E402
 from blkscale_bench.errors import BenchError  # noqa: E402
 
 NAME = "bench"
@@ -29,8 +29,8 @@ def add_arguments(parser):
 
 
 def print_table(run_dir):
-    manifest, docs = rundir.load(run_dir)
-    for line in table.lines(manifest, rundir.figures(manifest, docs)):
+    manifest, docs = repeats.load(run_dir)
+    for line in table.lines(manifest, repeats.figures(manifest, docs)):
         print(line)
     spec = manifest.get("sweep") or {}
     for line in bootcurve_table.lines(bootcurve.analyse(spec, docs),
