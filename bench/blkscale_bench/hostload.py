@@ -6,7 +6,8 @@ The CPU the rest of the host used during the run is the host's busy
 time (/proc/stat, all CPUs) minus the run's own (getrusage of the
 launcher child, which includes QEMU it waited for).  A run is marked
 `loaded` when the rest used more than LOADED_SHARE of the host's CPUs
-or the hypervisor stole more than STEAL_SHARE of them.
+or the hypervisor stole more than STEAL_SHARE of them (runs shorter
+than MIN_WALL_S are left unjudged: `loaded` is null).
 """
 
 import os
@@ -15,6 +16,8 @@ import time
 
 LOADED_SHARE = 0.25
 STEAL_SHARE = 0.05
+# Shorter runs are not judged: a few ticks of anything look like load.
+MIN_WALL_S = 5.0
 # /proc/stat cpu line: user nice system idle iowait irq softirq steal ...
 _IDLE, _IOWAIT, _STEAL = 3, 4, 7
 
@@ -72,8 +75,9 @@ def summarise(before, after, cpus=None, hz=None):
         others = max(busy - own, 0.0) / (wall * cpus)
         out["steal_share"] = round(steal / (wall * cpus), 4)
         out["others_cpu_share"] = round(others, 4)
-        out["loaded"] = others > LOADED_SHARE or \
-            out["steal_share"] > STEAL_SHARE
+        if wall >= MIN_WALL_S:
+            out["loaded"] = others > LOADED_SHARE or \
+                out["steal_share"] > STEAL_SHARE
     return out
 
 

@@ -6,9 +6,15 @@ side of the limit, fails when all are on the bad side, and is
 inconclusive when they straddle it: more repeats are needed to tell.
 """
 
+import builtins
+
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
 # Figures meet a limit with a little slack for float rounding only.
 EPSILON = 1e-9
+
+
+def _slack(limit):
+    return EPSILON * builtins.max(abs(limit), 1.0)
 
 
 def judge(summary, max=None, min=None):
@@ -19,11 +25,11 @@ def judge(summary, max=None, min=None):
         return FAIL
     low, high = bounds
     if max is not None:
-        slack = EPSILON * abs(max) if max else EPSILON
+        slack = _slack(max)
         if high <= max + slack:
             return PASS
         return FAIL if low > max + slack else INCONCLUSIVE
-    slack = EPSILON * abs(min) if min else EPSILON
+    slack = _slack(min)
     if low >= min - slack:
         return PASS
     return FAIL if high < min - slack else INCONCLUSIVE
@@ -33,7 +39,8 @@ def straddle_text(summary, limit, fmt=lambda x: f"{x:.4g}"):
     """Why a verdict is inconclusive, for warnings: the bounds around
     the limit and what to do."""
     low, high = summary.bounds
-    what = "95% interval" if summary.interval else \
+    ci = summary.interval
+    what = f"{round(100 * ci[2])}% interval of the median" if ci else \
         f"range of {summary.n} repeats"
     return (f"{what} {fmt(low)}..{fmt(high)} straddles {fmt(limit)}: "
             "inconclusive, run more repeats (--repeat N, at least 5 "

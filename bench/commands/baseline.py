@@ -7,7 +7,7 @@ _BENCH = str(Path(__file__).resolve().parents[1])
 if _BENCH not in sys.path:
     sys.path.insert(0, _BENCH)
 
-from blkscale_bench import baseline, rundir  # noqa: E402
+from blkscale_bench import baseline, repeats  # noqa: E402
 from blkscale_bench.errors import BenchError  # noqa: E402
 from blkscale_bench.sweepfile import display  # noqa: E402
 
@@ -48,7 +48,7 @@ def _changes(old, new):
 
 def main(args):
     try:
-        manifest, docs = rundir.load(args.run_dir)
+        manifest, docs = repeats.load(args.run_dir)
         where = display(args.run_dir) + "/manifest.json"
         if manifest.get("status") != "complete" and not args.force:
             raise BenchError(where, "status", f"{manifest.get('status')} "
@@ -59,7 +59,8 @@ def main(args):
         if missing and not args.force:
             raise BenchError(where, "runs", "no results for " +
                              ", ".join(missing) + " (--force to accept)")
-        figures = rundir.figures(manifest, docs)
+        # The baseline of a figure is the median of its repeats.
+        figures = repeats.medians(repeats.figures(manifest, docs))
         variants = args.variant or manifest["sweep"]["variants"]
         for v in variants:
             if v not in manifest["sweep"]["variants"]:
