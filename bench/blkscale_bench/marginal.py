@@ -9,7 +9,8 @@ here instead:
   marginal cost of the last segment over that of the first (1.0 for
   work linear in the disks);
 - a robust quadratic fit t = a + b n + c n^2 (scipy least squares with a
-  soft-L1 loss, so one slow point does not bend it), and the share of
+  Cauchy loss scaled to the spread of the ordinary fit's residuals, so
+  that one slow point does not bend it), and the share of
   the disk-dependent time at the most disks that its quadratic term
   makes: c n^2 / (b n + c n^2), 0 for a linear curve.
 """
@@ -52,10 +53,13 @@ def robust_quadratic(points):
     scale = n.max()
     x = n / scale                       # keeps the three terms comparable
     start = np.polyfit(x, t, 2)[::-1]   # a, b, c of least squares
-    spread = float(np.median(np.abs(t - np.median(t)))) or 1.0
+    resid = t - (start[0] + start[1] * x + start[2] * x * x)
+    # Robust scale of the residuals (MAD as a standard deviation).
+    spread = 1.4826 * float(np.median(np.abs(resid - np.median(resid))))
+    spread = max(spread, 1e-3 * float(np.median(np.abs(t))), 1e-12)
     res = optimize.least_squares(
         lambda p: p[0] + p[1] * x + p[2] * x * x - t, start,
-        loss="soft_l1", f_scale=spread)
+        loss="cauchy", f_scale=spread)
     a, b, c = (float(v) for v in res.x)
     top = b + c                          # b x + c x^2 at x = 1
     share = c / top if top > 0 else None
