@@ -62,13 +62,28 @@ def disks_found(disks_section):
 
 
 def derive_fio(raw, disk_map, verify):
-    """Per-disk verdicts from fio's JSON (section fio_raw)."""
+    """Per-disk verdicts from fio's JSON (section fio_raw).
+
+    A job is ok only when fio's own output shows it worked: no error,
+    io_bytes > 0 in every direction its rw= asked for, and, when
+    verification was asked (the plan's `verify`, or verify= in fio's
+    options), fio's options show a verify phase (verify=, do_verify not
+    0) whose reads covered what the job wrote.  `verify` of the section
+    says whether every job verified by that measure.
+    """
     if not isinstance(raw, dict):
         return None
+    # Directions each rw= value asks for (an ":N" suffix is an offset).
+    wants = {"read": ("read",), "randread": ("read",),
+             "write": ("write",), "randwrite": ("write",),
+             "rw": ("read", "write"), "readwrite": ("read", "write"),
+             "randrw": ("read", "write"), "trimwrite": ("write",)}
+    options = raw.get("global options") or {}
     jobs = []
     for job in raw.get("jobs") or []:
         name = job.get("jobname", "")
         group, index, disk = disk_map.get(name, (None, None, None))
+        opts = dict(options, **(job.get("job options") or {}))
         entry = {"job": name, "group": group, "index": index, "disk": disk,
                  "error": job.get("error", 0)}
         for rw in ("read", "write"):
@@ -80,10 +95,28 @@ def derive_fio(raw, disk_map, verify):
                 "bw_kib_s": stats.get("bw", 0),
                 "lat_mean_us": round(lat / 1000, 3) if lat else None,
             }
-        entry["ok"] = entry["error"] == 0
+        problems = []
+        if entry["error"]:
+            problems.append(f"fio error {entry['error']}")
+        mode = str(opts.get("rw", "read")).split(":")[0]
+        for rw in wants.get(mode, ()):
+            if not entry[rw]["io_bytes"]:
+                problems.append(f"no {rw} I/O (rw={mode})")
+        method = str(opts.get("verify", "0"))
+        asked = method not in ("0", "none")
+        entry["verified"] = (asked and str(opts.get("do_verify", "1")) != "0"
+                             and not entry["error"]
+                             and entry["read"]["io_bytes"] > 0
+                             and entry["read"]["io_bytes"]
+                             >= entry["write"]["io_bytes"])
+        if (verify or asked) and not entry["verified"]:
+            problems.append("fio reports no verification")
+        entry["ok"] = not problems
+        entry["problems"] = problems
         jobs.append(entry)
     ok = sum(1 for j in jobs if j["ok"])
-    return {"fio_version": raw.get("fio version"), "verify": bool(verify),
+    return {"fio_version": raw.get("fio version"),
+            "verify": bool(jobs) and all(j["verified"] for j in jobs),
             "disks": len(jobs), "ok": ok, "failed": len(jobs) - ok,
             "jobs": jobs}
 
