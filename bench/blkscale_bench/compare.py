@@ -69,8 +69,8 @@ def spread_of(cur):
 
 
 def _repeats(spread):
-    return "" if spread.n == 1 else \
-        f" (repeats {spread.text(_fmt).split(' ', 1)[1]})"
+    text = spread.spread_text(_fmt)
+    return f" (repeats {text})" if text else ""
 
 
 def judge(topo, variant, metric, base, cur, limit):

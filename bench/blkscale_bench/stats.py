@@ -108,17 +108,22 @@ class Summary:
                 "values": {str(k): r(v) for k, v in
                            sorted(self.values.items())}}
 
-    def text(self, fmt):
-        """median, then [min-max] or [low-high 95%]: `fmt` formats one
-        number."""
-        if not self.values:
-            return "-"
-        if self.n == 1:
-            return fmt(self.median)
+    def spread_text(self, fmt):
+        """[min-max], or [low-high 95%] from 5 repeats; "" for one
+        repeat or repeats that agree.  `fmt` formats one number."""
+        if self.n < 2 or self.min == self.max:
+            return ""
         ci = self.interval
         low, high = (ci[0], ci[1]) if ci else (self.min, self.max)
         tag = f" {round(100 * ci[2]):d}%" if ci else ""
-        return f"{fmt(self.median)} [{fmt(low)}-{fmt(high)}{tag}]"
+        return f"[{fmt(low)}-{fmt(high)}{tag}]"
+
+    def text(self, fmt):
+        """The median, then its spread_text."""
+        if not self.values:
+            return "-"
+        spread = self.spread_text(fmt)
+        return fmt(self.median) + (f" {spread}" if spread else "")
 
 
 def summarise(values):

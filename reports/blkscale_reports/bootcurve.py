@@ -45,9 +45,7 @@ def _points(result):
 
 def _spread(summary, f):
     """[low-high] of a stats.Summary: the interval, else min-max."""
-    if summary is None or summary.n < 2:
-        return "-"
-    return summary.text(f).split(" ", 1)[1]
+    return (summary.spread_text(f) if summary is not None else "") or "-"
 
 
 def _growth(result):
