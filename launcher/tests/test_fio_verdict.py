@@ -2,8 +2,9 @@
 direction its rw= asked for, no error, and a verify phase when
 verification was asked.  The JSON files are fio 3.33's output (trimmed of
 latency percentiles) for a randrw job with verify, a write job whose
-verify phase was turned off, and a verify of data corrupted between the
-write and the verify."""
+verify phase was turned off, a verify of data corrupted between the
+write and the verify (all three made on a host file), and a guest's
+randrw cut short by its runtime."""
 
 import copy
 import json
@@ -64,3 +65,19 @@ def test_no_io_in_a_direction_asked_fails():
     fio = derive_fio(raw, MAP, False)
     assert fio["jobs"][0]["problems"][:2] == ["no read I/O (rw=randrw)",
                                               "no write I/O (rw=randrw)"]
+
+
+def test_job_cut_by_runtime_never_verified():
+    """A guest's fio (ci-small, TCG): randrw of 16m with runtime=5 ends
+    on the runtime, and fio skips the verify phase after it.  Its reads
+    are the mix's own (some jobs read more than they wrote), short of the
+    16 MiB a verified job reads back: no job counts as verified."""
+    raw = _raw("randrw-verify-cut-by-runtime.json")
+    assert raw["global options"]["runtime"] == "5"
+    jobs = raw["jobs"]
+    assert any(j["read"]["io_bytes"] > j["write"]["io_bytes"] for j in jobs)
+    fio = derive_fio(raw, {f"data-{i}": ("data", i, f"sd{i}")
+                           for i in range(4)}, True)
+    assert (fio["ok"], fio["failed"], fio["verify"]) == (0, 4, False)
+    assert all(j["problems"] == ["fio reports no verification"]
+               for j in fio["jobs"])

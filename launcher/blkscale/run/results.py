@@ -68,8 +68,11 @@ def derive_fio(raw, disk_map, verify):
     io_bytes > 0 in every direction its rw= asked for, and, when
     verification was asked (the plan's `verify`, or verify= in fio's
     options), fio's options show a verify phase (verify=, do_verify not
-    0) whose reads covered what the job wrote.  `verify` of the section
-    says whether every job verified by that measure.
+    0) that ran: fio counts its reads as reads, so a job that wrote and
+    then verified everything read at least its whole size (its own reads
+    plus the read-back of its writes).  A job cut short by runtime= never
+    verifies (fio skips the verify phase once the runtime is over) and
+    read less.  `verify` of the section says whether every job verified.
     """
     if not isinstance(raw, dict):
         return None
@@ -104,11 +107,12 @@ def derive_fio(raw, disk_map, verify):
                 problems.append(f"no {rw} I/O (rw={mode})")
         method = str(opts.get("verify", "0"))
         asked = method not in ("0", "none")
+        size = _fio_bytes(opts.get("io_size") or opts.get("size"))
+        read = entry["read"]["io_bytes"]
         entry["verified"] = (asked and str(opts.get("do_verify", "1")) != "0"
-                             and not entry["error"]
-                             and entry["read"]["io_bytes"] > 0
-                             and entry["read"]["io_bytes"]
-                             >= entry["write"]["io_bytes"])
+                             and not entry["error"] and read > 0
+                             and read >= entry["write"]["io_bytes"]
+                             and (size is None or read >= size))
         if (verify or asked) and not entry["verified"]:
             problems.append("fio reports no verification")
         entry["ok"] = not problems
@@ -119,6 +123,15 @@ def derive_fio(raw, disk_map, verify):
             "verify": bool(jobs) and all(j["verified"] for j in jobs),
             "disks": len(jobs), "ok": ok, "failed": len(jobs) - ok,
             "jobs": jobs}
+
+
+def _fio_bytes(value):
+    """fio's size= in bytes (k, m, g, t suffixes, base 1024 as fio's
+    default kb_base), or None for what is not a plain size (a %)."""
+    match = re.fullmatch(r"(\d+)([kmgt]?)i?b?", str(value or "").lower())
+    if not match:
+        return None
+    return int(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " ")
 
 
 def _memory(guest, found_total, peak_rss_kib):
