@@ -96,16 +96,16 @@ def lines(manifest, figures):
     if failed:
         out.append("")
         for r in failed:
-            out.append(f"{r['topology']} {r['variant']}{_repeat(r)}: "
-                       f"{r['outcome']}: {r['message']}")
+            out.append(f"{r['topology']} {r['variant']}{_repeat(r, repeat)}"
+                       f": {r['outcome']}: {r['message']}")
     loaded = [(r, hostload.mark(r)) for r in runs if hostload.mark(r)]
     if loaded:
         out.append("")
         for r, note in loaded:
-            out.append(f"{r['topology']} {r['variant']}{_repeat(r)}: "
-                       f"{note}; its figures may be slow")
+            out.append(f"{r['topology']} {r['variant']}{_repeat(r, repeat)}"
+                       f": {note}; its figures may be slow")
     return out
 
 
-def _repeat(run):
-    return f" #{run['repeat']}" if run.get("repeat", 1) != 1 else ""
+def _repeat(run, repeats):
+    return f" #{run.get('repeat', 1)}" if repeats > 1 else ""
