@@ -53,3 +53,19 @@ def test_short_run_is_not_judged(tmp_path):
     after = _sample(tmp_path, "b", (100, 100, 0, 0), 0.1, 0.0, 1.0)
     assert hostload.summarise(before, after, cpus=2, hz=100)["loaded"] \
         is None
+
+
+def test_table_lists_runs_on_a_loaded_host():
+    from blkscale_bench import table
+    load = {"loaded": True, "others_cpu_share": 0.8, "steal_share": 0.0}
+    manifest = {"run": "r", "status": "complete",
+                "sweep": {"topologies": {}, "variants": ["stock"],
+                          "repeat": 2},
+                "runs": [{"topology": "t", "variant": "stock", "repeat": 1,
+                          "outcome": "ok", "host_load": None},
+                         {"topology": "t", "variant": "stock", "repeat": 2,
+                          "outcome": "ok", "host_load": load}]}
+    lines = table.lines(manifest, {})
+    assert "t stock #2: loaded host: other work used 80% of the host's " \
+        "CPU; its figures may be slow" in lines
+    assert not any("#1" in ln for ln in lines)
