@@ -27,7 +27,7 @@ DEB_PACKAGES := \
 	kmod rsync ccache gcc make git \
 	qemu-system-x86 qemu-utils \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
-	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy chromium \
+	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy python3-scipy chromium \
 	fio lvm2 busybox-static libcmocka-dev libc6-dev
 
 .PHONY: help deps run test clean distclean
