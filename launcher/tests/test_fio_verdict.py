@@ -10,7 +10,7 @@ import copy
 import json
 from pathlib import Path
 
-from blkscale.run.results import derive_fio
+from blkscale.results.document import derive_fio
 
 HERE = Path(__file__).resolve().parent / "fio-json"
 MAP = {"data-0": ("data", 0, "vda"), "data-1": ("data", 1, "vdb")}
