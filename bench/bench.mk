@@ -1,7 +1,7 @@
 # bench: sweeps over topologies and kernel variants, nightly regression
 # verdict against the committed baselines (bench/README.md).
 #   make bench [BENCH_SWEEP=bench/sweeps/NAME.toml] [BENCH_TOPOLOGIES='a b']
-#              [VARIANTS='stock patched']
+#              [VARIANTS='stock patched'] [REPEAT=N]
 #   make nightly [NIGHTLY_SWEEP=...]
 #   make baseline RUN=results/<run>
 
@@ -12,11 +12,12 @@ NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
 # user set it, so that a sweep file's own list otherwise applies.
 bench_overrides = \
 	$(if $(BENCH_TOPOLOGIES),--topology '$(BENCH_TOPOLOGIES)') \
+	$(if $(REPEAT),--repeat $(REPEAT)) \
 	$(if $(filter command line environment,$(origin VARIANTS)),--variant '$(VARIANTS)')
 
 .PHONY: bench nightly baseline
 
-bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS) into results/, print figures and ratios
+bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,

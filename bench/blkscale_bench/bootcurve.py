@@ -8,15 +8,23 @@ settling all count); a results document without it falls back to the
 guest's own `census_complete_s`, and every point names the figure it
 used.  A point exists only when the census step succeeded.  Used by the
 sweep's closing table and by the report: both read the same numbers.
+
+With repeats a point is the median of its repeats (stats.py) and a
+figure computed from several points (growth, marginal cost, a ratio) is
+computed per repeat and then summarised; goals are judged on that spread
+(verdict.py: PASS, FAIL or INCONCLUSIVE).  The growth of a curve is
+judged by its marginal cost (marginal.py), not by time over disks.
 """
 
 from dataclasses import dataclass, field
 
 from blkscale.results.read import lookup, number, step_ok
+from . import marginal, verdict as judged
+from .stats import Summary, paired_ratio, per_repeat
 
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"
-PASS, FAIL = "PASS", "FAIL"
+PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 
 
 def boot_to_census(doc):
@@ -30,16 +38,32 @@ def boot_to_census(doc):
     return None, None
 
 
+def by_repeat(value):
+    """{repeat: doc} of what a caller passed for a run: a results
+    document (one repeat) or {repeat: document}."""
+    if value is None:
+        return {}
+    if isinstance(value, dict) and value and \
+            all(isinstance(k, int) for k in value):
+        return value
+    return {1: value}
+
+
 @dataclass
 class Point:
     topology: str
     disks: int
-    seconds: float
+    seconds: float            # the median of the repeats
     figure: str
+    spread: Summary = None    # seconds by repeat
 
     @property
     def per_disk_ms(self):
         return 1000.0 * self.seconds / self.disks
+
+    @property
+    def summary(self):
+        return self.spread or Summary.of([self.seconds])
 
 
 @dataclass
@@ -58,10 +82,54 @@ class Curve:
     @property
     def growth(self):
         """Per-disk cost at the most disks over that at the fewest."""
-        if len(self.points) < 2 or \
-                self.points[0].disks == self.points[-1].disks:
-            return None
-        return self.points[-1].per_disk_ms / self.points[0].per_disk_ms
+        s = self.growth_summary
+        return s.median if s.n else None
+
+    def _per_repeat(self, func):
+        """Summary of func([(disks, seconds)]) per repeat."""
+        disks = {p.topology: p.disks for p in self.points}
+        return per_repeat({p.topology: p.summary for p in self.points},
+                          lambda t: func([(disks[k], v)
+                                          for k, v in t.items()]))
+
+    @property
+    def growth_summary(self):
+        def growth(pts):
+            pts = sorted(pts)
+            if len(pts) < 2 or pts[0][0] == pts[-1][0]:
+                return None
+            return (pts[-1][1] / pts[-1][0]) / (pts[0][1] / pts[0][0])
+        return self._per_repeat(growth)
+
+    @property
+    def marginal_growth(self):
+        """Marginal cost of the last segment over the first, by repeat."""
+        return self._per_repeat(marginal.growth)
+
+    @property
+    def marginal_last_ms(self):
+        """ms per added disk on the last segment, by repeat."""
+        return self._per_repeat(marginal.last_ms)
+
+    @property
+    def segments(self):
+        """[(n1, n2, Summary of ms per added disk)] between adjacent
+        points."""
+        out = []
+        for p, q in zip(self.points, self.points[1:]):
+            if q.disks == p.disks:
+                continue
+            s = per_repeat({"p": p.summary, "q": q.summary},
+                           lambda t, p=p, q=q: 1000.0 * (t["q"] - t["p"])
+                           / (q.disks - p.disks))
+            out.append((p.disks, q.disks, s))
+        return out
+
+    @property
+    def quadratic(self):
+        """The robust quadratic fit of the medians (marginal.py)."""
+        return marginal.robust_quadratic(
+            [(p.disks, p.seconds) for p in self.points])
 
 
 @dataclass
@@ -74,8 +142,13 @@ class Ratio:
 
     @property
     def ratio(self):
-        return self.before.seconds / self.after.seconds \
-            if self.after.seconds else None
+        s = self.summary
+        return s.median if s.n else None
+
+    @property
+    def summary(self):
+        """before / after, paired by repeat."""
+        return paired_ratio(self.before.summary, self.after.summary)
 
 
 @dataclass
@@ -86,6 +159,7 @@ class Verdict:
     unit: str
     figure: str               # what was measured, in words
     verdict: str
+    spread: Summary = None    # the value's repeats
 
 
 @dataclass
@@ -105,11 +179,20 @@ class BootCurve:
 def _points(topologies, variant, docs):
     points = []
     for topo in topologies:
-        doc = docs.get((topo, variant))
-        disks = number(lookup(doc, "disks", "found", "total"))
-        seconds, figure = boot_to_census(doc)
-        if disks and seconds is not None:
-            points.append(Point(topo, disks, seconds, figure))
+        runs = by_repeat(docs.get((topo, variant)))
+        values, figures, disks = {}, set(), None
+        for k, doc in sorted(runs.items()):
+            n = number(lookup(doc, "disks", "found", "total"))
+            seconds, figure = boot_to_census(doc)
+            if n and seconds is not None:
+                values[k] = seconds
+                figures.add(figure)
+                disks = disks or n
+        if values:
+            spread = Summary.of(values)
+            # One figure name: the guest's clock if any repeat needed it.
+            figure = GUEST if GUEST in figures else WALL
+            points.append(Point(topo, disks, spread.median, figure, spread))
     return sorted(points, key=lambda p: p.disks)
 
 
@@ -121,34 +204,55 @@ def _ratios(before, after):
 
 def _judge_topology(goal, variant, docs):
     topo, figure = goal["topology"], goal["figure"]
-    doc = docs.get((topo, variant))
+    runs = by_repeat(docs.get((topo, variant)))
     if figure == "qemu_start_s":
-        value = number(lookup(doc, "boot", "qemu_start_s"))
+        values = {k: number(lookup(doc, "boot", "qemu_start_s"))
+                  for k, doc in runs.items()}
         used = f"qemu_start_s of {topo}"
     else:
-        value, name = boot_to_census(doc)
-        used = f"{name or WALL} of {topo}"
-    if value is None:
+        found = {k: boot_to_census(doc) for k, doc in runs.items()}
+        values = {k: v for k, (v, _) in found.items()}
+        names = {n for _, n in found.values() if n}
+        used = f"{GUEST if GUEST in names else WALL} of {topo}"
+    spread = Summary.of(values)
+    if not spread.n:
         used += " (no result)"
-    return value, "s", used
+    return spread, "s", used
 
 
 def _judge_series(goal, variant, result):
     curves = [c for c in result.curves if c.series == goal["series"]
               and c.variant == variant and c.role in ("curve", "after")]
+    unit = "ms" if goal["figure"] == "marginal_cost_ms" else "x"
     if not curves:
-        return None, "x", f"series {goal['series']}: no curve"
+        return None, unit, f"series {goal['series']}: no curve"
     c = curves[0]
     what = f"series {c.series}" + (f" after ({c.label})"
                                    if c.role == "after" else "")
     if not c.complete:
-        return None, "x", f"per-disk cost growth of {what}: " \
+        return None, unit, f"{goal['figure']} of {what}: " \
             f"{len(c.points)} of {len(c.topologies)} points measured"
     first, last = c.points[0], c.points[-1]
-    figures = sorted({p.figure for p in c.points})
-    return c.growth, "x", (f"per-disk cost at {last.disks} over "
-                           f"{first.disks} disks, {what}, "
-                           + ", ".join(figures))
+    figures = ", ".join(sorted({p.figure for p in c.points}))
+    if goal["figure"] == "marginal_growth":
+        segs = c.segments
+        if len(segs) < 2:
+            return None, unit, f"marginal cost growth of {what}: needs " \
+                "three disk counts"
+        return c.marginal_growth, unit, (
+            f"s per added disk {segs[-1][0]}->{segs[-1][1]} over "
+            f"{segs[0][0]}->{segs[0][1]}, {what}, {figures}")
+    if goal["figure"] == "marginal_cost_ms":
+        segs = c.segments
+        if not segs:
+            return None, unit, f"marginal cost of {what}: needs two " \
+                "disk counts"
+        return c.marginal_last_ms, unit, (
+            f"ms per added disk {segs[-1][0]}->{segs[-1][1]}, {what}, "
+            f"{figures}")
+    return c.growth_summary, unit, (f"per-disk cost at {last.disks} over "
+                                    f"{first.disks} disks, {what}, "
+                                    + figures)
 
 
 def analyse(sweep, docs):
@@ -173,7 +277,10 @@ def analyse(sweep, docs):
                 value, unit, used = _judge_topology(goal, v, docs)
             else:
                 value, unit, used = _judge_series(goal, v, result)
-            ok = value is not None and value <= goal["max"]
-            result.verdicts.append(Verdict(goal, v, value, unit, used,
-                                           PASS if ok else FAIL))
+            spread = value if value is not None and value.n else None
+            said = judged.judge(spread, max=goal["max"])
+            result.verdicts.append(Verdict(
+                goal, v, spread.median if spread else None, unit, used,
+                {judged.PASS: PASS, judged.FAIL: FAIL,
+                 judged.INCONCLUSIVE: INCONCLUSIVE}[said], spread))
     return result

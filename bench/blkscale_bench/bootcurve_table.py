@@ -23,11 +23,27 @@ def _format(rows):
 def _seconds(point):
     if point is None:
         return "-"
-    return f"{point.seconds:,.2f}" + ("*" if point.figure == GUEST else "")
+    return point.summary.text(lambda x: f"{x:,.2f}") + \
+        ("*" if point.figure == GUEST else "")
 
 
 def _times(value):
-    return "-" if value is None else f"{value:.2f}x"
+    """A ratio: a number, or a stats.Summary with its spread."""
+    if value is None:
+        return "-"
+    if hasattr(value, "text"):
+        return value.text(lambda x: f"{x:.2f}x") if value.n else "-"
+    return f"{value:.2f}x"
+
+
+def _ms(summary):
+    return summary.text(lambda x: f"{x:,.2f}") if summary.n else "-"
+
+
+def _share(fit):
+    if fit is None or fit["quadratic_share"] is None:
+        return "-"
+    return f"{100 * max(fit['quadratic_share'], 0):.0f}%"
 
 
 def _series_block(result, s, variants):
@@ -50,14 +66,28 @@ def _series_block(result, s, variants):
         if not disks:
             out.append(_row(f"{name}: no point measured", []))
         out.append(_row(f"{name}: per disk, most/fewest",
-                        [c for cv in curves for c in ("", _times(cv.growth))]))
+                        [c for cv in curves
+                         for c in ("", _times(cv.growth_summary))]))
+        segs = [{(a, b): s for a, b, s in cv.segments} for cv in curves]
+        for a, b in sorted({k for seg in segs for k in seg}):
+            out.append(_row(f"{name}: ms per added disk, {a:,}->{b:,}",
+                            [c for seg in segs for c in
+                             ("", _ms(seg[(a, b)]) if (a, b) in seg
+                              else "-")]))
+        if any(len(seg) >= 2 for seg in segs):
+            out.append(_row(f"{name}: added-disk cost, last/first",
+                            [c for cv in curves for c in
+                             ("", _times(cv.marginal_growth))]))
+            out.append(_row(f"{name}: quadratic share at most disks",
+                            [c for cv in curves for c in
+                             ("", _share(cv.quadratic))]))
     ratios = [r for r in result.ratios if r.series == s["name"]]
     for n in sorted({r.disks for r in ratios}):
         cells = []
         for v in variants:
             r = next((r for r in ratios if r.disks == n and r.variant == v),
                      None)
-            cells += [_times(r.ratio if r else None), ""]
+            cells += [_times(r.summary if r else None), ""]
         out.append(_row(f"before/after, {n:,}", cells))
     return _format(out)
 
@@ -65,13 +95,14 @@ def _series_block(result, s, variants):
 def _value(v):
     if v.value is None:
         return "-"
-    return f"{v.value:,.2f} {v.unit}" if v.unit == "s" else \
-        f"{v.value:.2f}x"
+    if v.unit == "x":
+        return v.spread.text(lambda x: f"{x:.2f}x")
+    return v.spread.text(lambda x: f"{x:,.2f}") + f" {v.unit}"
 
 
 def _limit(v):
     limit = v.goal["max"]
-    return f"{limit:g} s" if v.unit == "s" else f"{limit:g}x"
+    return f"{limit:g}x" if v.unit == "x" else f"{limit:g} {v.unit}"
 
 
 def _goals(result):
@@ -79,12 +110,17 @@ def _goals(result):
         return []
     name_w = max(len(v.goal["name"]) for v in result.verdicts) + 2
     var_w = max(len(v.variant) for v in result.verdicts) + 2
+    val_w = max([11] + [len(_value(v)) + 2 for v in result.verdicts])
     out = ["", "goals".ljust(name_w + 2) + "variant".ljust(var_w)
-           + "value".rjust(11) + "limit".rjust(9) + "  verdict  figure"]
+           + "value".rjust(val_w) + "limit".rjust(9)
+           + "  verdict       figure"]
     for v in result.verdicts:
         out.append("  " + v.goal["name"].ljust(name_w)
-                   + v.variant.ljust(var_w) + _value(v).rjust(11)
-                   + _limit(v).rjust(9) + f"  {v.verdict:7}  {v.figure}")
+                   + v.variant.ljust(var_w) + _value(v).rjust(val_w)
+                   + _limit(v).rjust(9) + f"  {v.verdict:12}  {v.figure}")
+    if any(v.verdict == "INCONCLUSIVE" for v in result.verdicts):
+        out.append("  INCONCLUSIVE: the repeats' range (or the 95% interval"
+                   " from 5 repeats) straddles the limit; run more repeats")
     return out
 
 
@@ -94,7 +130,10 @@ def lines(result, variants):
         return []
     out = ["", f"boot curve: seconds from QEMU's start to the census record "
            f"({WALL}; * = {GUEST}, the guest's uptime, when the wall time "
-           "is missing), ms/disk = that time / disks found"]
+           "is missing), ms/disk = that time / disks found; ms per added "
+           "disk = the time between adjacent points over the disks between "
+           "them; quadratic share = c n^2 / (b n + c n^2) of a robust "
+           "quadratic fit at the most disks"]
     for s in result.series:
         out += _series_block(result, s, variants)
     return out + _goals(result)

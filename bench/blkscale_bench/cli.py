@@ -21,6 +21,10 @@ def add_sweep_arguments(parser, default_sweep):
                              "list (repeatable, or space-separated)")
     parser.add_argument("--accel", choices=sweepfile.ACCELS,
                         help="accelerator (default: the sweep file's)")
+    parser.add_argument("--repeat", metavar="N", type=int,
+                        help="runs of every topology and variant, "
+                             "interleaved (default: the sweep file's "
+                             "`repeat`, else 1)")
     parser.add_argument("--run-id", metavar="ID",
                         help="name of the run (default: UTC time and the "
                              "sweep's name)")
@@ -50,6 +54,9 @@ def sweep_from_args(args, known_metrics=None):
                                                   "--variant")
     if args.accel:
         sweep.accel = args.accel
+    if args.repeat is not None:
+        sweep.repeat = sweepfile.check_repeat(args.repeat, "command line",
+                                              "--repeat")
     return sweep
 
 

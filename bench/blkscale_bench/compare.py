@@ -6,15 +6,21 @@ ratio (1.0: must not drop at all).  Beyond it, a gating figure is a
 regression and an advisory one a warning.  A figure the baseline has and
 this sweep lacks is a failure ("missing"): a step that stopped reporting
 is not a pass.
+
+With repeats the current figure is a stats.Summary: it passes only when
+its whole spread is within the threshold, it is beyond only when all of
+it is, and otherwise it is inconclusive (verdict.py): a warning asking
+for more repeats, never a pass.
 """
 
 from dataclasses import dataclass
 
-# Figures are compared with a little slack for float rounding only.
-EPSILON = 1e-9
+from . import verdict as judged
+from .stats import Summary
 
-PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED = (
-    "pass", "warn", "regression", "missing", "no-baseline", "run-failed")
+PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED, INCONCLUSIVE = (
+    "pass", "warn", "regression", "missing", "no-baseline", "run-failed",
+    "inconclusive")
 FAILING = (REGRESSION, MISSING, RUN_FAILED)
 
 
@@ -28,6 +34,7 @@ class Check:
     current: float = None
     limit: dict = None
     message: str = ""
+    spread: dict = None       # stats.Summary.to_json() of the repeats
 
     @property
     def failed(self):
@@ -46,31 +53,53 @@ def limit_text(limit):
     """{max_ratio: 1.5, gate: False} -> "max_ratio 1.5, advisory"."""
     if not limit:
         return "no threshold"
-    key = "max_ratio" if "max_ratio" in limit else "min_ratio"
+    # max_ratio / min_ratio (against the baseline) or max_ceiling /
+    # min_ceiling (ceilings.py, against the reference variant).
+    key = next(k for k in limit if k != "gate")
     kind = "gating" if limit.get("gate", True) else "advisory"
     return f"{key} {limit[key]:g}, {kind}"
 
 
+def spread_of(cur):
+    """A figure as a stats.Summary: as given, or one value; None when
+    missing."""
+    if isinstance(cur, Summary):
+        return cur if cur.n else None
+    return None if cur is None else Summary.of([cur])
+
+
+def _repeats(spread):
+    text = spread.spread_text(_fmt)
+    return f" (repeats {text})" if text else ""
+
+
 def judge(topo, variant, metric, base, cur, limit):
-    """One figure against its baseline under limit {max_ratio|min_ratio}."""
-    if cur is None:
-        return Check(topo, variant, metric, MISSING, base, cur, limit,
+    """One figure (a number or a stats.Summary) against its baseline
+    under limit {max_ratio|min_ratio}."""
+    spread = spread_of(cur)
+    if spread is None:
+        return Check(topo, variant, metric, MISSING, base, None, limit,
                      f"{metric}: missing (baseline {_fmt(base)})")
+    cur = spread.median
     key = "max_ratio" if "max_ratio" in limit else "min_ratio"
     ratio = limit[key]
     bad = REGRESSION if limit.get("gate", True) else WARN
     bound = base * ratio
-    slack = EPSILON * max(abs(bound), 1.0)
+    said = judged.judge(spread, **{key[:3]: bound})
     rel = f" ({cur / base:.2f}x)" if base else ""
-    if key == "max_ratio" and cur > bound + slack:
+    tail = _repeats(spread)
+    if said == judged.INCONCLUSIVE:
+        return Check(topo, variant, metric, INCONCLUSIVE, base, cur, limit,
+                     f"{metric}: {_fmt(cur)} vs {_fmt(base)} x {ratio:g}: "
+                     + judged.straddle_text(spread, bound), spread.to_json())
+    if said == judged.FAIL:
+        sign = ">" if key == "max_ratio" else "<"
         return Check(topo, variant, metric, bad, base, cur, limit,
-                     f"{metric}: {_fmt(cur)} > {_fmt(base)} x {ratio:g}{rel}")
-    if key == "min_ratio" and cur < bound - slack:
-        return Check(topo, variant, metric, bad, base, cur, limit,
-                     f"{metric}: {_fmt(cur)} < {_fmt(base)} x {ratio:g}{rel}")
+                     f"{metric}: {_fmt(cur)} {sign} {_fmt(base)} x "
+                     f"{ratio:g}{rel}{tail}", spread.to_json())
     return Check(topo, variant, metric, PASS, base, cur, limit,
                  f"{metric}: {_fmt(cur)} vs {_fmt(base)}{rel}, "
-                 f"{key} {ratio:g}")
+                 f"{key} {ratio:g}{tail}", spread.to_json())
 
 
 def compare(manifest, figures, baselines, thresholds):
@@ -128,9 +157,16 @@ def compare(manifest, figures, baselines, thresholds):
 
 
 def verdict(checks):
+    """REGRESSION when a check failed, else INCONCLUSIVE when a gating
+    figure's spread straddled its limit, else PASS."""
     failed = [c for c in checks if c.failed]
-    return ("REGRESSION" if failed else "PASS"), failed
+    if failed:
+        return "REGRESSION", failed
+    if any(c.status == INCONCLUSIVE and (c.limit or {}).get("gate", True)
+           for c in checks):
+        return "INCONCLUSIVE", failed
+    return "PASS", failed
 
 
 def warnings(checks):
-    return [c for c in checks if c.status == WARN]
+    return [c for c in checks if c.status in (WARN, INCONCLUSIVE)]

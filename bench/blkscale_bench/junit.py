@@ -4,8 +4,8 @@ testsuite per topology and variant, one testcase per figure."""
 import socket
 import xml.etree.ElementTree as ET
 
-from .compare import (MISSING, NO_BASELINE, REGRESSION, RUN_FAILED, WARN,
-                      limit_text)
+from .compare import (INCONCLUSIVE, MISSING, NO_BASELINE, REGRESSION,
+                      RUN_FAILED, WARN, limit_text)
 
 
 def _suite_name(topo, variant):
@@ -41,6 +41,11 @@ def document(run_id, checks, timestamp, properties=None):
             ET.SubElement(case, "error", type=c.status, message=c.message)
         elif c.status == NO_BASELINE:
             ET.SubElement(case, "skipped", message=c.message)
+        elif c.status == INCONCLUSIVE:
+            # Not a pass: skipped, with the figure and what would decide.
+            ET.SubElement(case, "skipped", type=c.status,
+                          message=f"INCONCLUSIVE {c.topology} {c.variant} "
+                          f"{c.message}")
         elif c.status == WARN:
             # JUnit has no warning: a passing case that says so.
             out = ET.SubElement(case, "system-out")

@@ -33,6 +33,7 @@ class Manifest:
                 "variants": sweep.variants,
                 "reference": sweep.reference,
                 "accel_requested": sweep.accel,
+                "repeat": sweep.repeat,
                 "series": sweep.series,
                 "goals": sweep.goals,
             },

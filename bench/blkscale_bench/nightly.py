@@ -3,7 +3,7 @@
 
 import os
 
-from . import baseline, compare, junit, metrics, rundir
+from . import baseline, ceilings, compare, junit, metrics, repeats
 from blkscale.results.atomic import write_json_atomic
 
 XML_NAME = "nightly.xml"
@@ -13,14 +13,15 @@ JSON_NAME = "nightly.json"
 def evaluate(run_dir, baselines_dir, overrides=None):
     """(verdict, failed checks, all checks) of a sweep directory; writes
     nightly.xml and nightly.json into it."""
-    manifest, docs = rundir.load(run_dir)
-    figures = rundir.figures(manifest, docs)
+    manifest, docs = repeats.load(run_dir)
+    figures = repeats.figures(manifest, docs)
     sweep = manifest.get("sweep") or {}
     ref = sweep.get("reference", "stock")
     bases = {v: baseline.load(baselines_dir, v)
              for v in sweep.get("variants") or []}
     checks = compare.compare(manifest, figures, bases,
                              metrics.thresholds(ref, overrides))
+    checks += ceilings.checks(figures, docs, ref)
     if manifest.get("status") != "complete":
         checks.append(compare.Check(
             "sweep", "all", "complete", compare.RUN_FAILED,

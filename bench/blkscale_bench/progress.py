@@ -15,8 +15,9 @@ def _seconds(value):
 
 
 class Progress:
-    def __init__(self, total, stream=None):
+    def __init__(self, total, stream=None, repeats=1):
         self.total = total
+        self.repeats = repeats
         self.stream = stream or sys.stdout
         self.tty = self.stream.isatty()
         self._width = 0
@@ -43,6 +44,8 @@ class Progress:
 
     def line(self, index, entry):
         head = self._prefix(index, entry["topology"], entry["variant"])
+        if self.repeats > 1:
+            head += f" #{entry.get('repeat')}"
         parts = [entry["outcome"]]
         if entry["outcome"] != "ok" and entry.get("message"):
             parts[0] += f" ({entry['message']})"
@@ -54,4 +57,6 @@ class Progress:
             parts.append(f"init {_seconds(boot.get('kernel_to_init_s'))}")
             parts.append(f"census {_seconds(boot.get('census_complete_s'))}")
         parts.append(f"{_elapsed(entry['wall_s'])} wall")
+        if (entry.get("host_load") or {}).get("loaded"):
+            parts.append("LOADED HOST")
         return f"{head}: " + ", ".join(parts)

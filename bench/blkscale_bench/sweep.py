@@ -1,7 +1,8 @@
 """Run a sweep: every topology on every variant, one launcher child each.
 
-Runs go topology by topology (all variants of one topology back to
-back), so the stock/patched ratios compare runs made minutes apart.
+Runs go topology by topology (all variants and repeats of one topology
+back to back, the variants' order alternating between repeats: order.py),
+so the stock/patched ratios compare runs made minutes apart.
 The first run's accelerator is used for the rest: a sweep never mixes
 TCG and KVM figures, and the launcher's KVM probe boot runs only once.
 """
@@ -13,7 +14,7 @@ import shutil
 import subprocess
 import time
 
-from . import hostinfo, launch
+from . import hostinfo, hostload, launch, order, repeats
 from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                      BenchError)
 from .manifest import Manifest
@@ -72,7 +73,7 @@ def _collect(staging_run, variant, out_dir):
 
 
 def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
-           started, wall_s, launched):
+           started, wall_s, launched, repeat=1, host_load=None):
     rel = os.path.relpath(out_dir, run_dir)
     results_path = os.path.join(out_dir, "results.json")
     doc = _read_json(results_path) if os.path.isfile(results_path) else None
@@ -98,6 +99,7 @@ def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
         "topology": topo.name,
         "topology_file": topo.display,
         "variant": variant,
+        "repeat": repeat,
         "exit_status": status,
         "outcome": outcome,
         "message": message,
@@ -114,12 +116,22 @@ def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
         "accelerator": host.get("accelerator"),
         "vcpus": host.get("vcpus"),
         "qemu_version": host.get("qemu_version"),
+        "host_load": host_load,
     }
 
 
 def _display_argv(argv):
     """The launcher command with paths relative to the repository."""
     return [display(a) if os.path.isabs(a) else a for a in argv]
+
+
+def _figures(run_dir):
+    """Every figure as median, spread and interval over the repeats, for
+    the manifest (None when a results file cannot be read)."""
+    try:
+        return repeats.to_json(repeats.figures(*repeats.load(run_dir)))
+    except BenchError:
+        return None
 
 
 def run(sweep, results_dir, run_id, command, stream=None):
@@ -134,30 +146,35 @@ def run(sweep, results_dir, run_id, command, stream=None):
     meta = hostinfo.collect(sweep.variants)
     manifest = Manifest.start(run_dir, run_id, command, sweep, meta,
                               hostinfo.now_iso())
-    plan = [(t, v) for t in sweep.topologies for v in sweep.variants]
-    progress = Progress(len(plan), stream)
+    plan = order.plan(sweep.topologies, sweep.variants, sweep.repeat)
+    progress = Progress(len(plan), stream, sweep.repeat)
     accel = sweep.accel
     statuses = []
     refused = None
     with forwarding() as state:
-        for index, (topo, variant) in enumerate(plan, 1):
+        for index, planned in enumerate(plan, 1):
             if state.stopping or refused:
                 break
-            out_dir = os.path.join(run_dir, topo.name, variant)
+            topo, variant, repeat = (planned.topology, planned.variant,
+                                     planned.repeat)
+            out_dir = os.path.join(run_dir, order.out_rel(
+                topo.name, variant, repeat, sweep.repeat))
             os.makedirs(out_dir)
-            staged_id = f"{topo.name}.{variant}"
+            staged_id = f"{topo.name}.{variant}.{repeat}"
             argv = launch.run_argv(topo, variant, staging, staged_id, accel)
             started = hostinfo.now_iso()
             t0 = time.monotonic()
+            load0 = hostload.sample()
             status, killed = launch.run(
                 argv, os.path.join(out_dir, "launcher.log"), state,
                 tick=lambda s, i=index, t=topo.name, v=variant:
                 progress.running(i, t, v, s))
+            load = hostload.summarise(load0, hostload.sample())
             launched = _collect(os.path.join(staging, staged_id), variant,
                                 out_dir)
             entry = _entry(run_dir, topo, variant, _display_argv(argv),
                            status, killed, state.stopping, out_dir, started,
-                           time.monotonic() - t0, launched)
+                           time.monotonic() - t0, launched, repeat, load)
             if accel == "auto" and entry["accelerator"]:
                 accel = entry["accelerator"]
             manifest.add_run(entry)
@@ -176,6 +193,7 @@ def run(sweep, results_dir, run_id, command, stream=None):
         reason = f"the launcher refused a run: {refused}"
     elif len(statuses) < len(plan):
         reason = "not every run was made"
+    manifest.doc["figures"] = _figures(run_dir)
     manifest.finish(hostinfo.now_iso(), reason)
     if state.stopping:
         status = EXIT_INTERRUPTED

@@ -5,6 +5,7 @@
     variants = ["stock", "patched"]
     reference = "stock"        # denominator of the ratios in the table
     accel = "auto"             # auto | tcg | kvm
+    repeat = 3                 # runs of every topology and variant
     [thresholds.<metric>]      # nightly only: max_ratio or min_ratio,
     max_ratio = 1.5            # and gate = false for a warning only
     [[series]]                 # boot curves and [[goals]] (curvespec.py)
@@ -28,7 +29,8 @@ from .tablekeys import check_keys
 ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
-              "thresholds", "series", "goals")
+              "repeat", "thresholds", "series", "goals")
+MAX_REPEAT = 100
 THRESHOLD_KEYS = ("max_ratio", "min_ratio")
 
 
@@ -47,6 +49,7 @@ class Sweep:
     variants: list = field(default_factory=lambda: ["stock", "patched"])
     reference: str = "stock"
     accel: str = "auto"
+    repeat: int = 1
     thresholds: dict = field(default_factory=dict)
     series: list = field(default_factory=list)
     goals: list = field(default_factory=list)
@@ -103,6 +106,14 @@ def check_topologies(topos, where, fieldname):
                              f"two topologies named {t.name}")
         names.add(t.name)
     return topos
+
+
+def check_repeat(value, where, fieldname):
+    if isinstance(value, bool) or not isinstance(value, int) or \
+            not 1 <= value <= MAX_REPEAT:
+        raise BenchError(where, fieldname, f"must be an integer 1..{MAX_REPEAT}"
+                         f", got {value!r}")
+    return value
 
 
 def _thresholds(value, where, known_metrics):
@@ -187,6 +198,7 @@ def load(path, known_metrics=None):
         raise BenchError(where, "accel", "must be one of "
                          + ", ".join(ACCELS) + f"; got {accel!r}")
     sweep.accel = accel
+    sweep.repeat = check_repeat(doc.get("repeat", 1), where, "repeat")
     if callable(known_metrics):
         known_metrics = known_metrics(sweep.reference)
     sweep.thresholds = _thresholds(doc.get("thresholds", {}), where,

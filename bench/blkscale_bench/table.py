@@ -1,7 +1,8 @@
 """The sweep's closing table: figures per topology and variant, and each
 variant's ratio to the reference variant from the same sweep."""
 
-from . import metrics
+from . import hostload, metrics
+from .stats import Summary, paired_ratio
 
 
 def _short_qemu(version):
@@ -28,17 +29,35 @@ def header(manifest):
     ]
 
 
+def _cell(value, fmt):
+    """A figure: a stats.Summary (median and spread) or a plain number."""
+    if isinstance(value, Summary):
+        return value.text(fmt)
+    return fmt(value) if value is not None else "-"
+
+
+def _ratio_text(r):
+    return f"{r:.2f}x"
+
+
 def lines(manifest, figures):
-    """The table as text lines (empty topologies are left out)."""
+    """The table as text lines (empty topologies are left out).  Each
+    cell is the median of the repeats, with [min-max] (or the 95%
+    interval of the median from 5 repeats on); a ratio is taken per
+    repeat and summarised the same way (stats.py)."""
     sweep = manifest.get("sweep") or {}
     variants = sweep.get("variants") or []
     ref = sweep.get("reference", "stock")
     others = [v for v in variants if v != ref] if ref in variants else []
     out = header(manifest)
+    repeat = sweep.get("repeat", 1)
+    if repeat > 1:
+        out.append(f"{repeat} repeats per topology and variant, interleaved:"
+                   " median [min-max], or [95% interval of the median] "
+                   "from 5 repeats; ratios per repeat")
     if manifest.get("partial_reason"):
         out.append(f"PARTIAL: {manifest['partial_reason']}")
     label_w = max(len(f"{m.label} ({m.unit})") for m in metrics.METRICS) + 2
-    col_w = max([12] + [len(f"{v}/{ref}") + 2 for v in others])
     for topo in sweep.get("topologies") or {}:
         by_variant = figures.get(topo)
         if not by_variant:
@@ -46,26 +65,47 @@ def lines(manifest, figures):
         vcpus = (manifest.get("vcpus") or {}).get(topo)
         title = topo + (f" ({vcpus} vCPUs)" if vcpus else "")
         cols = list(variants) + [f"{v}/{ref}" for v in others]
-        out.append("")
-        out.append(title.ljust(label_w) + "".join(c.rjust(col_w)
-                                                   for c in cols))
+        rows = []
         for m in metrics.METRICS:
             if not m.summary:
                 continue
             values = [by_variant.get(v, {}).get(m.name) for v in variants]
-            if all(v is None for v in values):
+            if all(v is None or (isinstance(v, Summary) and not v.n)
+                   for v in values):
                 continue
-            cells = [m.format(v) for v in values]
+            cells = [_cell(v, m.format) for v in values]
             for v in others:
-                r = metrics.ratio(by_variant.get(v, {}).get(m.name),
-                                  by_variant.get(ref, {}).get(m.name))
-                cells.append(f"{r:.2f}x" if r is not None else "-")
-            out.append(f"  {m.label} ({m.unit})".ljust(label_w)
-                       + "".join(c.rjust(col_w) for c in cells))
-    failed = [r for r in manifest.get("runs") or [] if r["outcome"] != "ok"]
+                mine = by_variant.get(v, {}).get(m.name)
+                theirs = by_variant.get(ref, {}).get(m.name)
+                if isinstance(mine, Summary):
+                    cells.append(_cell(paired_ratio(mine, theirs),
+                                       _ratio_text))
+                else:
+                    r = metrics.ratio(mine, theirs)
+                    cells.append(_ratio_text(r) if r is not None else "-")
+            rows.append((f"  {m.label} ({m.unit})", cells))
+        col_w = max([12] + [len(c) + 2 for c in cols] +
+                    [len(c) + 2 for _, cells in rows for c in cells])
+        out.append("")
+        out.append(title.ljust(label_w) + "".join(c.rjust(col_w)
+                                                   for c in cols))
+        out += [label.ljust(label_w) + "".join(c.rjust(col_w) for c in cells)
+                for label, cells in rows]
+    runs = manifest.get("runs") or []
+    failed = [r for r in runs if r["outcome"] != "ok"]
     if failed:
         out.append("")
         for r in failed:
-            out.append(f"{r['topology']} {r['variant']}: {r['outcome']}: "
-                       f"{r['message']}")
+            out.append(f"{r['topology']} {r['variant']}{_repeat(r, repeat)}"
+                       f": {r['outcome']}: {r['message']}")
+    loaded = [(r, hostload.mark(r)) for r in runs if hostload.mark(r)]
+    if loaded:
+        out.append("")
+        for r, note in loaded:
+            out.append(f"{r['topology']} {r['variant']}{_repeat(r, repeat)}"
+                       f": {note}; its figures may be slow")
     return out
+
+
+def _repeat(run, repeats):
+    return f" #{run.get('repeat', 1)}" if repeats > 1 else ""

@@ -8,6 +8,8 @@ FAKE_MODE       ok (default) | sleep (wait for a signal) | usage (exit 2)
                 | fail (a guest step fails)
 FAKE_FACTOR     multiplies the time figures of FAKE_VARIANT (default 1)
 FAKE_VARIANT    the variant FAKE_FACTOR and FAKE_DROP apply to
+FAKE_REPEAT_FACTORS  comma-separated factors by repeat (1, 2, ...),
+                multiplied into FAKE_FACTOR: noise between repeats
 FAKE_DROP       a section to leave out, e.g. procdevices
 FAKE_LOG        file to append one line per call: argv, and signals seen
 
@@ -139,6 +141,12 @@ def run(argv):
         return 130
     targeted = os.environ.get("FAKE_VARIANT", variant) == variant
     factor = float(os.environ.get("FAKE_FACTOR", "1")) if targeted else 1.0
+    by_repeat = os.environ.get("FAKE_REPEAT_FACTORS")
+    if by_repeat and targeted:
+        # The sweep names a staged run <topology>.<variant>.<repeat>.
+        repeat = int(arg(argv, "--run-id").rsplit(".", 1)[1])
+        factors = [float(f) for f in by_repeat.split(",")]
+        factor *= factors[(repeat - 1) % len(factors)]
     disks = disks_of(topo_path)
     doc = results(topology, variant, disks, factor)
     for key, value in comments(topo_path).items():

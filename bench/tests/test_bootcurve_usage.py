@@ -28,7 +28,7 @@ CASES = [
     ('[[goals]]\nname = "g"\nfigure = "boot_s"\ntopology = "small"\n'
      'max = 1\n',
      "goals[0].figure: must be one of boot_to_census_s, qemu_start_s, "
-     "per_disk_growth; got 'boot_s'"),
+     "per_disk_growth, marginal_growth, marginal_cost_ms; got 'boot_s'"),
     ('[[goals]]\nname = "g"\nfigure = "qemu_start_s"\ntopology = "huge"\n'
      'max = 1\n',
      "goals[0].topology: 'huge' is not a topology of this sweep"),

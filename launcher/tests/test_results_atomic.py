@@ -46,7 +46,7 @@ def test_derive_fio():
          "write": {"io_bytes": 0, "iops": 0, "bw": 0, "lat_ns": {"mean": 0}}},
         {"jobname": "data-1", "error": 5}]}
     fio = derive_fio(raw, {"data-0": ("data", 0, "vda"),
-                           "data-1": ("data", 1, "vdb")}, True)
+                           "data-1": ("data", 1, "vdb")}, False)
     assert (fio["disks"], fio["ok"], fio["failed"]) == (2, 1, 1)
     job = fio["jobs"][0]
     assert (job["disk"], job["group"], job["ok"]) == ("vda", "data", True)

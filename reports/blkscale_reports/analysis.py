@@ -3,7 +3,7 @@ tables, the fitted models and the data behind each plot."""
 
 from dataclasses import dataclass, field
 
-from . import blktests, bootcurve, fit, series
+from . import blktests, bootcurve, fit, predict, repeats, series
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -268,16 +268,33 @@ def probe_choice(a, variant):
     return None, None, None
 
 
+def _interval(choice, n, digits=1):
+    """The 95% prediction interval of a chosen model at n, as text."""
+    iv = predict.interval(choice.chosen, n) if choice and choice.chosen \
+        else None
+    return "-" if iv is None else f"{fmt(iv[0], digits)} to {fmt(iv[1], digits)}"
+
+
 def _plan(run, a):
     t = Table("capacity_plan", "Capacity planning",
               ["Disks", "Variant", "Guest slab (MiB)",
                "Guest RAM in use (MiB)", "Host QEMU RSS (MiB)",
-               "Probe time (s)", "Probe time figure"])
+               "Probe time (s)", "Probe time figure",
+               "Probe time, 95% prediction interval (s)",
+               "QEMU start to census, host wall (s)",
+               "Host wall, 95% prediction interval (s)"],
+              note="A prediction interval is where one more run at that "
+                   "disk count should land with 95% probability if the "
+                   "model is right: t quantile x residual error x "
+                   "sqrt(1 + leverage), from the fit's degrees of "
+                   "freedom (predict.py).")
     err = Table("capacity_error", "Error of the capacity models on the "
                 "measured points",
                 ["Variant", "Figure", "Model", "Disk counts measured",
                  "RMS relative error", "Max |residual|",
-                 "Extrapolation to 10000 disks"])
+                 "Extrapolation to 10000 disks", "Points fitted",
+                 "Degrees of freedom",
+                 "95% prediction interval at 10000 disks"])
     largest = {}
     for v in run.variants:
         key, label, probe = probe_choice(a, v)
@@ -292,10 +309,19 @@ def _plan(run, a):
             cells.append(fmt(probe.chosen.predict(n), 1) if probe else "-")
             cells.append(f"{label} ({probe.chosen.model})" if probe else
                          "no model")
+            cells.append(_interval(probe, n))
+            wall = a.boot.get(("wall_to_census_s", v))
+            cells.append(fmt(wall.chosen.predict(n), 1)
+                         if wall and wall.chosen else "-")
+            cells.append(_interval(wall, n))
             t.rows.append(cells)
         named = [(k, lbl, a.memory.get((k, v)), "KiB")
                  for k, lbl, _ in series.MEMORY_SERIES]
         named.append((key, label, probe, "s"))
+        wall_label = dict(series.BOOT_SERIES)["wall_to_census_s"]
+        if key != "wall_to_census_s":
+            named.append(("wall_to_census_s", wall_label,
+                          a.boot.get(("wall_to_census_s", v)), "s"))
         for k, lbl, c, unit in named:
             if not c:
                 continue
@@ -307,10 +333,14 @@ def _plan(run, a):
                                  pct(f.rms_relative),
                                  f"{fmt(f.max_abs_residual, 2)} {unit}",
                                  f"{10000 / max(c.counts):.1f}x the largest"
-                                 " measured"])
+                                 " measured", fmt(len(f.points)),
+                                 fmt(f.dof),
+                                 _interval(c, 10000, 1 if unit == "s"
+                                           else 0) + f" {unit}"])
             else:
                 err.rows.append([v, lbl, "-", counts, "-", "-",
-                                 f"no fit: {c.reason or 'no model fits'}"])
+                                 f"no fit: {c.reason or 'no model fits'}",
+                                 "-", "-", "-"])
     a.tables["capacity_plan"] = t
     a.tables["capacity_error"] = err
     if not largest:
@@ -329,6 +359,11 @@ def _plan(run, a):
 def analyse(run):
     a = Analysis(run)
     a.tables["runs"] = _runs_table(run)
+    loaded = repeats.loaded_runs(run)
+    if loaded:
+        a.notes["runs"] = "Runs made on a loaded host (their times may be " \
+            "slow): " + "; ".join(f"{t} {v} repeat {k}: {note}"
+                                  for t, v, k, note in loaded) + "."
     a.tables["census"] = _census_table(run)
     a.tables["majors"] = _majors_table(run)
     topo = pick_topology(run, "majors")

@@ -7,6 +7,8 @@ from blkscale_bench import bootcurve as curve
 
 from .table import Table, fmt
 
+from .repeats import by_repeat
+
 SECTION = "bootcurve"
 
 
@@ -21,20 +23,33 @@ def curve_label(c):
 def _points(result):
     t = Table("bootcurve_points", "Boot curve: measured points",
               ["Series", "Curve", "Variant", "Disks", "Topology",
-               "Boot to census (s)", "Figure", "Per disk (ms)"])
+               "Boot to census (s)", "Figure", "Per disk (ms)",
+               "Repeats", "Spread (s)"],
+              note="Boot to census is the median of the repeats; the "
+                   "spread is min-max, or the 95% interval of the median "
+                   "from 5 repeats on.")
     for c in result.curves:
         for p in c.points:
             t.rows.append([c.series, curve_label(c), c.variant, fmt(p.disks),
                            p.topology, fmt(p.seconds, 2), p.figure,
-                           fmt(p.per_disk_ms, 2)])
+                           fmt(p.per_disk_ms, 2), fmt(p.summary.n),
+                           _spread(p.summary, lambda x: f"{x:.2f}")])
     return t
+
+
+def _spread(summary, f):
+    """[low-high] of a stats.Summary: the interval, else min-max."""
+    return (summary.spread_text(f) if summary is not None else "") or "-"
 
 
 def _growth(result):
     t = Table("bootcurve_growth", "Per-disk cost along each curve",
               ["Series", "Curve", "Variant", "Points measured",
                "Fewest disks", "Most disks", "Per disk at fewest (ms)",
-               "Per disk at most (ms)", "Most / fewest"])
+               "Per disk at most (ms)", "Most / fewest",
+               "Added-disk cost, last / first segment",
+               "ms per added disk, last segment",
+               "Quadratic share at most disks (robust fit)"])
     for c in result.curves:
         first = c.points[0] if c.points else None
         last = c.points[-1] if c.points else None
@@ -44,39 +59,63 @@ def _growth(result):
                        fmt(last.disks if last else None),
                        fmt(first.per_disk_ms if first else None, 2),
                        fmt(last.per_disk_ms if last else None, 2),
-                       "-" if c.growth is None else f"{c.growth:.2f}x"])
+                       "-" if c.growth is None else f"{c.growth:.2f}x",
+                       _summary(c.marginal_growth, lambda x: f"{x:.2f}x"),
+                       _summary(c.marginal_last_ms, lambda x: f"{x:.2f}"),
+                       _share(c.quadratic)])
     return t
+
+
+def _summary(s, f):
+    return s.text(f) if s is not None and s.n else "-"
+
+
+def _share(q):
+    if q is None or q["quadratic_share"] is None:
+        return "-"
+    return f"{100 * max(q['quadratic_share'], 0.0):.0f}%"
 
 
 def _ratios(result):
     t = Table("bootcurve_ratios", "Before against after at each disk count",
               ["Series", "Variant", "Disks", "Before", "Before (s)", "After",
-               "After (s)", "Before / after"])
+               "After (s)", "Before / after", "Before / after, spread"])
     labels = {s["name"]: {c["role"]: c["label"] for c in s["curves"]}
               for s in result.series}
     for r in result.ratios:
         t.rows.append([r.series, r.variant, fmt(r.disks),
                        labels[r.series]["before"], fmt(r.before.seconds, 2),
                        labels[r.series]["after"], fmt(r.after.seconds, 2),
-                       "-" if r.ratio is None else f"{r.ratio:.2f}x"])
+                       "-" if r.ratio is None else f"{r.ratio:.2f}x",
+                       _spread(r.summary, lambda x: f"{x:.2f}x")])
     return t
 
 
 def _value(v):
     if v.value is None:
         return "-"
-    return f"{v.value:.2f} s" if v.unit == "s" else f"{v.value:.2f}x"
+    if v.unit == "x":
+        return f"{v.value:.2f}x"
+    return f"{v.value:.2f} {v.unit}"
 
 
 def _goals(result):
     t = Table("bootcurve_goals", "Goals",
               ["Goal", "Variant", "Figure used", "Value", "Limit",
-               "Verdict"])
+               "Verdict", "Spread of the repeats"],
+              note="PASS: the whole spread (min-max of the repeats, or the "
+                   "95% interval of the median from 5 repeats) is within "
+                   "the limit; FAIL: all of it is beyond; INCONCLUSIVE: it "
+                   "straddles the limit, more repeats are needed.")
     for v in result.verdicts:
         limit = v.goal["max"]
         t.rows.append([v.goal["name"], v.variant, v.figure, _value(v),
-                       f"{limit:g} s" if v.unit == "s" else f"{limit:g}x",
-                       v.verdict])
+                       f"{limit:g}x" if v.unit == "x" else
+                       f"{limit:g} {v.unit}",
+                       v.verdict,
+                       _spread(v.spread, (lambda x: f"{x:.2f}x")
+                               if v.unit == "x" else
+                               (lambda x: f"{x:.2f}"))])
     return t
 
 
@@ -89,8 +128,7 @@ def analyse(run, a):
             "This run names no boot curve: a sweep file with [[series]] "
             "and [[goals]] makes one (bench/sweeps/bootcurve.toml).")
         return None
-    docs = {(e.topology, e.variant): e.doc for e in run.with_results()}
-    result = curve.analyse(sweep, docs)
+    result = curve.analyse(sweep, by_repeat(run))
     if result.series:
         a.tables["bootcurve_points"] = _points(result)
         a.tables["bootcurve_growth"] = _growth(result)

@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from . import analysis, bootcurve, series  # noqa: E402
+from . import analysis, bootcurve, predict, series  # noqa: E402
 from .series import get, num  # noqa: E402
 
 DPI = 100
@@ -118,6 +118,49 @@ def procdevices(a, out_dir):
     return _save(fig, out_dir, "procdevices.png")
 
 
+def _repeat_bars(ax, pts, color):
+    """Error bars min..max at the median of the values measured at the
+    same disk count (the repeats), where there are several."""
+    by_n = {}
+    for n, y in pts:
+        by_n.setdefault(n, []).append(y)
+    several = [(n, ys) for n, ys in sorted(by_n.items()) if len(ys) > 1]
+    if several:
+        meds = [float(np.median(ys)) for _, ys in several]
+        ax.errorbar([n for n, _ in several], meds,
+                    yerr=[[m - min(ys) for m, (_, ys) in zip(meds, several)],
+                          [max(ys) - m for m, (_, ys) in zip(meds, several)]],
+                    fmt="none", ecolor=color, capsize=3, linewidth=1)
+
+
+def _wall_fit(a, v, axes, color):
+    """The host wall clock's model beside the guest's: dotted, with its
+    prediction band on the extrapolation."""
+    choice = a.boot.get(("wall_to_census_s", v))
+    f = choice.chosen if choice else None
+    if not f:
+        return
+    pts = [(p[0], p[1]) for p in f.points]
+    axes[0].plot([p[0] for p in pts], [p[1] for p in pts], "x",
+                 color=color, label=f"{v}: measured (host wall to census)")
+    _repeat_bars(axes[0], pts, color)
+    xs = np.geomspace(min(p[0] for p in pts), max(analysis.PLAN_DISKS), 200)
+    axes[1].plot(xs, [f.predict(x) for x in xs], color=color,
+                 linestyle=":", label=f"{v}: host wall, {f.model}")
+    _band(axes[1], f, xs, color)
+
+
+def _band(ax, f, xs, color):
+    """The 95% prediction band of a fit over xs (predict.py)."""
+    band = predict.band(f, xs)
+    if band:
+        floor = 1e-3
+        ax.fill_between([b[0] for b in band],
+                        [max(b[1], floor) for b in band],
+                        [max(b[2], floor) for b in band],
+                        color=color, alpha=0.15, linewidth=0)
+
+
 def boot_model(a, out_dir):
     run = a.run
     if not a.boot:
@@ -141,6 +184,7 @@ def boot_model(a, out_dir):
         for ax in axes:
             ax.plot([p[0] for p in pts], [p[1] for p in pts], marker,
                     color=color, label=f"{v}: measured ({label})")
+            _repeat_bars(ax, pts, color)
         drawn = True
         f = choice.chosen
         if f:
@@ -152,20 +196,24 @@ def boot_model(a, out_dir):
                               max(analysis.PLAN_DISKS), 200)
             axes[1].plot(xs, [f.predict(x) for x in xs], color=color,
                          linestyle="--", label=f"{v}: {f.model}, "
-                         f"extrapolated")
+                         f"extrapolated, 95% prediction band")
+            _band(axes[1], f, xs, color)
+        if key != "wall_to_census_s":
+            _wall_fit(a, v, axes, color)
     if not drawn:
         plt.close(fig)
         return None
     axes[0].set_title("measured range")
     axes[0].set_ylim(bottom=0)
-    axes[1].set_title("extrapolation to 10000 disks (log-log)")
+    axes[1].set_title("extrapolation to 10000 disks (log-log), 95% "
+                      "prediction bands")
     axes[1].set_xscale("log")
     axes[1].set_yscale("log")
     for n in analysis.PLAN_DISKS:
         axes[1].axvline(n, color="grey", linewidth=0.5)
     for ax in axes:
         ax.set_xlabel("disks")
-        ax.set_ylabel("seconds since kernel start")
+        ax.set_ylabel("seconds (kernel start; x: QEMU start)")
         ax.legend(fontsize=7)
     fig.suptitle("Boot to census against disk count")
     return _save(fig, out_dir, "boot_model.png")
@@ -223,15 +271,27 @@ def _bootcurve_series(a, s, out_dir):
         xs = [p.disks for p in c.points]
         label = f"{c.variant}: {bootcurve.curve_label(c)}"
         fill = "none" if c.role == "before" else color
-        for ax, ys in ((axes[0], [p.seconds for p in c.points]),
-                       (axes[1], [p.per_disk_ms for p in c.points])):
-            ax.plot(xs, ys, linestyle=ROLE_LINES[c.role], marker=marker,
-                    color=color, markerfacecolor=fill, label=label)
+        # Error bars: the spread of the repeats (min-max, or the 95%
+        # interval of the median from 5 repeats on).
+        lows = [p.summary.bounds[0] for p in c.points]
+        highs = [p.summary.bounds[1] for p in c.points]
+        for ax, ys, scale in (
+                (axes[0], [p.seconds for p in c.points], [1.0] * len(xs)),
+                (axes[1], [p.per_disk_ms for p in c.points],
+                 [1000.0 / p.disks for p in c.points])):
+            ax.errorbar(xs, ys, yerr=[
+                [(p.seconds - lo) * k for p, lo, k in
+                 zip(c.points, lows, scale)],
+                [(hi - p.seconds) * k for p, hi, k in
+                 zip(c.points, highs, scale)]],
+                linestyle=ROLE_LINES[c.role], marker=marker, color=color,
+                markerfacecolor=fill, label=label, capsize=3)
     axes[0].set_ylabel("seconds, QEMU start to census")
     axes[1].set_ylabel("ms per disk")
     top_x = max(p.disks for c in curves for p in c.points)
-    tops = (max(p.seconds for c in curves for p in c.points),
-            max(p.per_disk_ms for c in curves for p in c.points))
+    tops = (max(p.summary.bounds[1] for c in curves for p in c.points),
+            max(1000.0 * p.summary.bounds[1] / p.disks
+                for c in curves for p in c.points))
     for ax, top in zip(axes, tops):
         ax.set_xlabel("disks")
         ax.set_xlim(0, top_x * 1.05)

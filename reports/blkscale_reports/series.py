@@ -40,15 +40,17 @@ def procdev_points(doc):
 
 
 # Boot figures the report models against the disk count: (key, label).
-# census_complete_s counts only when the census step itself succeeded.
+# The census figures count only when the census step itself succeeded.
 BOOT_SERIES = [
     ("census_complete_s", "kernel start to census complete"),
     ("kernel_to_init_s", "kernel start to init (disks probed)"),
+    ("wall_to_census_s", "QEMU start to census record (host wall clock)"),
 ]
 
 
 def boot_value(doc, key):
-    if key == "census_complete_s" and not step_ok(doc, "census"):
+    if key in ("census_complete_s", "wall_to_census_s") and \
+            not step_ok(doc, "census"):
         return None
     return num(get(doc, "boot", key))
 

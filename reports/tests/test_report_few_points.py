@@ -26,7 +26,7 @@ def test_two_disk_counts_no_fit(fixture_copy):
     assert all(r[6] == "no model" for r in tables["capacity_plan"])
     assert "No capacity model: the run needs at least 3 different disk " \
         "counts" in html
-    # Measured points are still shown, without a model: two figures
-    # (census, init) x two variants x two disk counts.
+    # Measured points are still shown, without a model: three figures
+    # (census, init, host wall to census) x two variants x two disk counts.
     assert {r[4] for r in tables["boot_points"]} == {"-"}
-    assert len(tables["boot_points"]) == 8
+    assert len(tables["boot_points"]) == 12

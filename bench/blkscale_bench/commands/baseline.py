@@ -1,6 +1,6 @@
 """blkscale baseline RUN_DIR: make a sweep the nightly's new baselines."""
 
-from blkscale_bench import baseline, rundir
+from blkscale_bench import baseline, repeats
 from blkscale_bench.errors import BenchError
 from blkscale_bench.sweepfile import display
 
@@ -34,7 +34,7 @@ def _changes(old, new):
 
 
 def main(args):
-    manifest, docs = rundir.load(args.run_dir)
+    manifest, docs = repeats.load(args.run_dir)
     where = display(args.run_dir) + "/manifest.json"
     if manifest.get("status") != "complete" and not args.force:
         raise BenchError(where, "status", f"{manifest.get('status')} "
@@ -45,7 +45,8 @@ def main(args):
     if missing and not args.force:
         raise BenchError(where, "runs", "no results for " +
                          ", ".join(missing) + " (--force to accept)")
-    figures = rundir.figures(manifest, docs)
+    # The baseline of a figure is the median of its repeats.
+    figures = repeats.medians(repeats.figures(manifest, docs))
     variants = args.variant or manifest["sweep"]["variants"]
     for v in variants:
         if v not in manifest["sweep"]["variants"]:

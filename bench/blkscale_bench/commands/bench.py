@@ -3,7 +3,7 @@
 import os
 
 from blkscale_bench import bootcurve, bootcurve_table
-from blkscale_bench import cli, rundir, sweep, table
+from blkscale_bench import cli, repeats, sweep, table
 
 DEFAULT_SWEEP = "bench/sweeps/default.toml"
 
@@ -15,8 +15,8 @@ def add_arguments(parser):
 
 
 def print_table(run_dir):
-    manifest, docs = rundir.load(run_dir)
-    for line in table.lines(manifest, rundir.figures(manifest, docs)):
+    manifest, docs = repeats.load(run_dir)
+    for line in table.lines(manifest, repeats.figures(manifest, docs)):
         print(line)
     spec = manifest.get("sweep") or {}
     for line in bootcurve_table.lines(bootcurve.analyse(spec, docs),

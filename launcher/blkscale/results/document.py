@@ -32,13 +32,31 @@ def disks_found(disks_section):
 
 
 def derive_fio(raw, disk_map, verify):
-    """Per-disk verdicts from fio's JSON (section fio_raw)."""
+    """Per-disk verdicts from fio's JSON (section fio_raw).
+
+    A job is ok only when fio's own output shows it worked: no error,
+    io_bytes > 0 in every direction its rw= asked for, and, when
+    verification was asked (the plan's `verify`, or verify= in fio's
+    options), fio's options show a verify phase (verify=, do_verify not
+    0) that ran: fio counts its reads as reads, so a job that wrote and
+    then verified everything read at least its whole size (its own reads
+    plus the read-back of its writes).  A job cut short by runtime= never
+    verifies (fio skips the verify phase once the runtime is over) and
+    read less.  `verify` of the section says whether every job verified.
+    """
     if not isinstance(raw, dict):
         return None
+    # Directions each rw= value asks for (an ":N" suffix is an offset).
+    wants = {"read": ("read",), "randread": ("read",),
+             "write": ("write",), "randwrite": ("write",),
+             "rw": ("read", "write"), "readwrite": ("read", "write"),
+             "randrw": ("read", "write"), "trimwrite": ("write",)}
+    options = raw.get("global options") or {}
     jobs = []
     for job in raw.get("jobs") or []:
         name = job.get("jobname", "")
         group, index, disk = disk_map.get(name, (None, None, None))
+        opts = dict(options, **(job.get("job options") or {}))
         entry = {"job": name, "group": group, "index": index, "disk": disk,
                  "error": job.get("error", 0)}
         for rw in ("read", "write"):
@@ -50,12 +68,40 @@ def derive_fio(raw, disk_map, verify):
                 "bw_kib_s": stats.get("bw", 0),
                 "lat_mean_us": round(lat / 1000, 3) if lat else None,
             }
-        entry["ok"] = entry["error"] == 0
+        problems = []
+        if entry["error"]:
+            problems.append(f"fio error {entry['error']}")
+        mode = str(opts.get("rw", "read")).split(":")[0]
+        for rw in wants.get(mode, ()):
+            if not entry[rw]["io_bytes"]:
+                problems.append(f"no {rw} I/O (rw={mode})")
+        method = str(opts.get("verify", "0"))
+        asked = method not in ("0", "none")
+        size = _fio_bytes(opts.get("io_size") or opts.get("size"))
+        read = entry["read"]["io_bytes"]
+        entry["verified"] = (asked and str(opts.get("do_verify", "1")) != "0"
+                             and not entry["error"] and read > 0
+                             and read >= entry["write"]["io_bytes"]
+                             and (size is None or read >= size))
+        if (verify or asked) and not entry["verified"]:
+            problems.append("fio reports no verification")
+        entry["ok"] = not problems
+        entry["problems"] = problems
         jobs.append(entry)
     ok = sum(1 for j in jobs if j["ok"])
-    return {"fio_version": raw.get("fio version"), "verify": bool(verify),
+    return {"fio_version": raw.get("fio version"),
+            "verify": bool(jobs) and all(j["verified"] for j in jobs),
             "disks": len(jobs), "ok": ok, "failed": len(jobs) - ok,
             "jobs": jobs}
+
+
+def _fio_bytes(value):
+    """fio's size= in bytes (k, m, g, t suffixes, base 1024 as fio's
+    default kb_base), or None for what is not a plain size (a %)."""
+    match = re.fullmatch(r"(\d+)([kmgt]?)i?b?", str(value or "").lower())
+    if not match:
+        return None
+    return int(match.group(1)) * 1024 ** " kmgt".index(match.group(2) or " ")
 
 
 def _memory(guest, found_total, peak_rss_kib):

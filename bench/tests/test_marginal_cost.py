@@ -1,0 +1,91 @@
+"""Per-disk growth is judged by the marginal cost between adjacent
+points (seconds per added disk) and the quadratic term of a robust fit,
+not by total time over disks: a start-up cost makes time/disks fall even
+when each added disk costs more than the last."""
+
+import pytest
+
+from blkscale_bench import bootcurve, marginal
+
+COUNTS = (500, 1000, 2000, 4000, 5000)
+SERIES = [{"name": "scsi", "title": "", "curves": [
+    {"role": "curve", "label": "scsi",
+     "topologies": [f"t-{n}" for n in COUNTS]}]}]
+
+
+def _doc(disks, seconds):
+    return {"disks": {"found": {"total": disks}},
+            "boot": {"wall_to_census_s": seconds},
+            "steps": [{"name": "census", "verdict": "ok"}]}
+
+
+def _sweep(figure, limit):
+    return {"variants": ["stock"], "series": SERIES,
+            "goals": [{"name": "g", "figure": figure, "series": "scsi",
+                       "max": limit}]}
+
+
+def _docs(curve, noise=(1.0,)):
+    return {(f"t-{n}", "stock"): {k: _doc(n, curve(n) * f)
+                                  for k, f in enumerate(noise, 1)}
+            for n in COUNTS}
+
+
+def growing(n):
+    """20 s start-up, then each added disk costs more than the last."""
+    return 20 + 0.002 * n + 2e-6 * n * n
+
+
+def linear(n):
+    return 20 + 0.01 * n
+
+
+def test_growing_marginal_cost_fails_the_goal():
+    docs = _docs(growing)
+    # What the old figure said: time per disk falls (43 -> 16 ms), a pass.
+    old = bootcurve.analyse(_sweep("per_disk_growth", 1.5), docs)
+    assert old.verdicts[0].verdict == bootcurve.PASS
+    assert old.verdicts[0].value == pytest.approx(16.0 / 43.0)
+    result = bootcurve.analyse(_sweep("marginal_growth", 1.5), docs)
+    v = result.verdicts[0]
+    # 4000->5000 costs 2 + 2e-3 * 9000 = 20 ms per disk, 500->1000 5 ms.
+    assert v.value == pytest.approx(4.0)
+    assert v.verdict == bootcurve.FAIL
+    assert "4000->5000 over 500->1000" in v.figure
+    curve = result.curves[0]
+    assert [round(s.median, 3) for _, _, s in curve.segments] == \
+        [5.0, 8.0, 14.0, 20.0]
+    assert curve.quadratic["quadratic_share"] == pytest.approx(0.8333, 1e-3)
+    ms = bootcurve.analyse(_sweep("marginal_cost_ms", 10), docs)
+    assert ms.verdicts[0].value == pytest.approx(20.0)
+    assert ms.verdicts[0].verdict == bootcurve.FAIL
+
+
+def test_linear_curve_passes():
+    result = bootcurve.analyse(_sweep("marginal_growth", 1.5),
+                               _docs(linear))
+    assert result.verdicts[0].value == pytest.approx(1.0)
+    assert result.verdicts[0].verdict == bootcurve.PASS
+    assert abs(result.curves[0].quadratic["quadratic_share"]) < 1e-6
+
+
+def test_repeats_that_disagree_are_inconclusive():
+    """Per repeat, noise on the 500-disk point moves the growth across
+    the limit: neither a pass nor a fail."""
+    docs = _docs(linear)
+    docs[("t-500", "stock")][2] = _doc(500, linear(500) + 2.0)
+    docs[("t-500", "stock")][3] = _doc(500, linear(500))
+    for n in COUNTS[1:]:
+        for k in (2, 3):
+            docs[(f"t-{n}", "stock")][k] = _doc(n, linear(n))
+    v = bootcurve.analyse(_sweep("marginal_growth", 1.5), docs).verdicts[0]
+    assert v.spread.n == 3 and v.spread.max > 1.5 > v.spread.min
+    assert v.verdict == bootcurve.INCONCLUSIVE
+
+
+def test_robust_fit_shrugs_off_one_slow_point():
+    pts = [(n, linear(n)) for n in (250, 500, 1000, 2000, 3000, 4000)]
+    pts[2] = (1000, linear(1000) + 15.0)
+    assert abs(marginal.robust_quadratic(pts)["quadratic_share"]) < 0.1
+    assert marginal.robust_quadratic(pts[:2]) is None
+    assert marginal.growth([(500, 30.0), (1000, 25.0), (2000, 40.0)]) is None

@@ -1,0 +1,27 @@
+"""The runs of a sweep by repeat: {(topology, variant): {repeat: doc}},
+for the figures that show the spread of their repeats (error bars in
+the boot curve, the spread column of the boot points).  A sweep made
+before repeats existed, or a single launcher run, has repeat 1 only."""
+
+from blkscale_bench import hostload
+
+
+def by_repeat(run):
+    runs = (run.meta or {}).get("runs") if run.layout == "sweep" else None
+    out = {}
+    for i, e in enumerate(run.entries):
+        if not e.doc:
+            continue
+        repeat = 1
+        if runs and i < len(runs):
+            repeat = runs[i].get("repeat", 1)
+        out.setdefault((e.topology, e.variant), {})[repeat] = e.doc
+    return out
+
+
+def loaded_runs(run):
+    """[(topology, variant, repeat, note)] of runs made on a loaded host
+    (the bench's host_load in the manifest, bench/.../hostload.py)."""
+    runs = (run.meta or {}).get("runs") if run.layout == "sweep" else None
+    return [(r.get("topology"), r.get("variant"), r.get("repeat", 1),
+             hostload.mark(r)) for r in runs or [] if hostload.mark(r)]
