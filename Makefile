@@ -32,14 +32,9 @@ DEB_PACKAGES := \
 	kmod rsync ccache gcc make git \
 	qemu-system-x86 qemu-utils \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
-<<<<<<< HEAD
-	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy chromium \
+	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy python3-scipy chromium \
 	fio lvm2 busybox-static libcmocka-dev libc6-dev \
 	$(BLKTESTS_PACKAGES)
-=======
-	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy python3-scipy chromium \
-	fio lvm2 busybox-static libcmocka-dev libc6-dev
->>>>>>> main
 
 # The blktests checkout: the user's own, or the unmodified copy that sits
 # beside the project for its tests and CI.
