@@ -573,6 +573,7 @@ int main(int argc, char **argv)
 	run->wrong_name_budget = cfg.wrong_name;
 	run->inject_enomem = cfg.inject_enomem;
 	run->module_path = cfg.module;
+	run->node_dir = cfg.node_dir;
 	o.leak.leaks = -1;
 	o.slab_before = o.slab_after = -1;
 	o.sunreclaim_before = o.sunreclaim_after = -1;

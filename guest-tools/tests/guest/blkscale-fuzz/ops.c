@@ -80,13 +80,14 @@ static enum ptr_kind pick_kind(struct worker *w)
 
 static uint32_t pick_version(struct worker *w)
 {
-	static const uint32_t bad[] = { 0, 2, 0x80000001u, UINT32_MAX };
+	static const uint32_t bad[] = { 0, BLKSCALE_UAPI_VERSION + 1,
+					0x80000001u, UINT32_MAX };
 
 	if (rng_percent(&w->rng, 95))
 		return BLKSCALE_UAPI_VERSION;
 	if (rng_percent(&w->rng, 50))
 		return bad[rng_below(&w->rng, ARRAY_SIZE(bad))];
-	return (uint32_t)rng_next(&w->rng) | 2;	/* never 1 */
+	return (uint32_t)rng_next(&w->rng) | 4;	/* never 1 or 2 */
 }
 
 static const int32_t special_majors[] = {
