@@ -48,14 +48,18 @@ static ssize_t read_some(int fd, char *buf, size_t *len, size_t n)
 	return got;
 }
 
-/* Whether the text so far ends with the block line of @major. */
-static bool ends_with_line(const char *buf, size_t len, int major,
-			   const char *name)
+/*
+ * Whether the text so far is the block line of @major but its newline.
+ * seq_file has the newline in its buffer still, and looks for the next
+ * line only when the read after the one that drains the buffer comes.
+ */
+static bool before_end_of_line(const char *buf, size_t len, int major,
+			       const char *name)
 {
 	char line[64];
 	size_t n;
 
-	n = (size_t)snprintf(line, sizeof(line), "%3d %s\n", major, name);
+	n = (size_t)snprintf(line, sizeof(line), "%3d %s", major, name);
 	return len >= n && !memcmp(buf + len - n, line, n) &&
 	       strstr(buf, "Block devices:");
 }
@@ -83,8 +87,9 @@ static bool block_ascending(const struct procdevices *pd)
 
 /*
  * Deterministic: majors m and m + 2 are registered; the file is read a
- * byte at a time, and as soon as the line of m has been read m + 1 is
- * registered.  The rest of the read must list m + 1, then m + 2.
+ * byte at a time, and when all of the line of m but its newline has been
+ * read, m + 1 is registered.  The rest of the read must list m + 1, then
+ * m + 2: the next line is looked up only after the newline is read.
  */
 void t_procdev_resume(struct st_ctx *ctx, struct st_result *r)
 {
@@ -117,7 +122,7 @@ void t_procdev_resume(struct st_ctx *ctx, struct st_result *r)
 	}
 	do {
 		got = read_some(pfd, buf, &len, 1);
-		if (!added && ends_with_line(buf, len, m, "bsresA")) {
+		if (!added && before_end_of_line(buf, len, m, "bsresA")) {
 			ret = helper_register(fd, m + 1, "bsresB", NULL, NULL);
 			if (!st_expect_err(r, "register m + 1 mid-read", ret, 0))
 				break;
@@ -141,13 +146,13 @@ void t_procdev_resume(struct st_ctx *ctx, struct st_result *r)
 		st_fail(r, "majors %d and %d listed %d and %d times", m, m + 2,
 			block_count(&pd, m), block_count(&pd, m + 2));
 	else if (block_count(&pd, m + 1) != 1)
-		st_fail(r, "major %d, registered after the line of %d was read, listed %d times (the iterator looked ahead)",
+		st_fail(r, "major %d, registered while the line of %d was read, listed %d times (the iterator looked ahead)",
 			m + 1, m, block_count(&pd, m + 1));
 	else if (!block_ascending(&pd))
 		st_fail(r, "block majors not in ascending order");
 	else
-		st_note(r, "%d registered after the line of %d: listed", m + 1,
-			m);
+		st_note(r, "%d registered while the line of %d was read: listed",
+			m + 1, m);
 	procdev_free(&pd);
 out_close:
 	close(fd);		/* releases all three */
