@@ -80,17 +80,17 @@ def main():
                 rounds[label].append(figs)
                 print(f"round {r} {label}: " + ", ".join(
                     f"{k}={figs.get(k)}" for k, _ in FIGURES), flush=True)
-    print(f"\n{'figure':40}" + "".join(f"{lab:>28}" for lab in rounds))
+    print(f"\n{'figure':40}" + "".join(f"{lab:>34}" for lab in rounds))
     for key, text in FIGURES:
         row = f"{text:40}"
         for label, runs in rounds.items():
             vals = [f[key] for f in runs if f.get(key) is not None]
             if not vals:
-                row += f"{'-':>28}"
+                row += f"{'-':>34}"
                 continue
             cell = (f"{statistics.median(vals):.0f} "
                     f"({min(vals):.0f}-{max(vals):.0f}, n={len(vals)})")
-            row += f"{cell:>28}"
+            row += f"{cell:>34}"
         print(row)
     if args.out:
         args.out.write_text(json.dumps(rounds, indent=1) + "\n")
