@@ -20,5 +20,5 @@ kernel-debug: $(KERNEL_OUT)/debug/bzImage ## Build the debug variant (patched + 
 $(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*)
 	$(Q)kernel/scripts/build.sh $*
 
-check-series: ## Check every patch: applies, builds, checkpatch clean
+check-series: ## Check the series: [PATCH n/N], Signed-off-by, checkpatch --strict, and each prefix applies, builds and boots smoke
 	$(Q)kernel/scripts/check-series.sh
