@@ -34,6 +34,7 @@ DEB_PACKAGES := \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
 	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy python3-scipy chromium \
 	fio lvm2 busybox-static libcmocka-dev libc6-dev \
+	gcc-multilib libc6-dev-i386 \
 	$(BLKTESTS_PACKAGES)
 
 # The blktests checkout: the user's own, or the unmodified copy that sits

@@ -27,6 +27,13 @@ GT_TOOL_DIRS := $(patsubst %/,%,$(filter-out $(GT_DIR)/src/lib/, \
 GT_TOOLS := $(notdir $(GT_TOOL_DIRS))
 GT_TOOL_BINS := $(addprefix $(GT_OUT)/bin/,$(GT_TOOLS))
 
+# The selftest once more for i386 (gcc-multilib): its ioctls then reach the
+# module through compat_ioctl, and its compat test runs it in the guest.
+GT_SELFTEST_DIR := $(GT_DIR)/tests/guest/blkscale-selftest
+GT_SELFTEST32 := $(GT_OUT)/bin/blkscale-selftest32
+GT_LIB32 := $(GT_OUT)/obj32/libblkscale.a
+GT_TOOL_BINS += $(GT_SELFTEST32)
+
 GT_MOD_SRC := $(wildcard $(GT_DIR)/module/*.c) $(GT_DIR)/module/Kbuild \
 	$(GT_DIR)/module/Makefile $(GT_DIR)/include/blkscale/majors_uapi.h
 
@@ -64,6 +71,20 @@ $(GT_OUT)/host/%.o: $(GT_DIR)/src/lib/%.c $(GT_HDRS)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  HOSTCC  $@")
 	$(Q)$(GT_CC) $(GT_HOST_CFLAGS) -c -o $@ $<
+
+$(GT_OUT)/obj32/%.o: $(GT_DIR)/src/lib/%.c $(GT_HDRS)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CC32    $@")
+	$(Q)$(GT_CC) -m32 $(GT_CFLAGS) -c -o $@ $<
+
+$(GT_LIB32): $(patsubst $(GT_DIR)/src/lib/%.c,$(GT_OUT)/obj32/%.o,$(GT_LIB_SRC))
+	$(Q)rm -f $@ && ar rcs $@ $^
+
+$(GT_SELFTEST32): $(wildcard $(GT_SELFTEST_DIR)/*.c $(GT_SELFTEST_DIR)/*.h) $(GT_HDRS) $(GT_LIB32)
+	@mkdir -p $(@D)
+	$(if $(Q),@echo "  CCLD32  $@")
+	$(Q)$(GT_CC) -m32 $(GT_CFLAGS) -I$(GT_SELFTEST_DIR) -static -pthread -o $@ \
+		$(wildcard $(GT_SELFTEST_DIR)/*.c) $(GT_LIB32) -lm
 
 $(GT_LIB): $(patsubst $(GT_DIR)/src/lib/%.c,$(GT_OUT)/obj/%.o,$(GT_LIB_SRC))
 	$(Q)rm -f $@ && ar rcs $@ $^

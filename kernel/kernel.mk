@@ -24,5 +24,5 @@ kernel-blktests: $(foreach v,stock patched,$(KERNEL_OUT)/$(v)-blktests/bzImage) 
 $(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*)
 	$(Q)kernel/scripts/build.sh $*
 
-check-series: ## Check every patch: applies, builds, checkpatch clean
+check-series: ## Check the series: [PATCH n/N], Signed-off-by, checkpatch --strict, and each prefix applies, builds and boots smoke
 	$(Q)kernel/scripts/check-series.sh

@@ -110,9 +110,20 @@ static void bsm_drop(struct bsm_major *m)
 	kfree(m);
 }
 
+/*
+ * Test only: bytes leaked on purpose per registration, so that a test can
+ * show the selftest's leak check catches a leak of that size.
+ */
+static unsigned int leak_per_register;
+module_param(leak_per_register, uint, 0600);
+MODULE_PARM_DESC(leak_per_register,
+		 "test only: leak this many bytes per registration");
+static void *bsm_leaked;
+
 /* Register @m->major (0 = dynamic) under @m->name; returns the major. */
 static int bsm_register_one(struct bsm_major *m, u64 *ns)
 {
+	unsigned int leak = READ_ONCE(leak_per_register);
 	u64 start;
 	int ret;
 
@@ -121,6 +132,8 @@ static int bsm_register_one(struct bsm_major *m, u64 *ns)
 	*ns = ktime_get_ns() - start;
 	if (ret < 0)
 		return ret;
+	if (unlikely(leak))
+		bsm_leaked = kmalloc(leak, GFP_KERNEL);	/* never freed */
 	if (m->major == 0)
 		m->major = ret;
 	return m->major;
@@ -150,7 +163,7 @@ static long bsm_ioc_register(struct bsm_file *bf, void __user *uarg)
 
 	if (copy_from_user(&r, uarg, sizeof(r)))
 		return -EFAULT;
-	if (r.version != BLKSCALE_UAPI_VERSION)
+	if (r.version != BLKSCALE_UAPI_VERSION || r.flags || r.reserved)
 		return -EINVAL;
 	ret = bsm_check_name(r.name, sizeof(r.name), BLKSCALE_NAME_MAX);
 	if (ret)
@@ -189,9 +202,24 @@ out_unlock:
 }
 
 /*
+ * Test-only fault injection: while set, the re-registration that follows
+ * a wrong-name unregister fails with -ENOMEM as a failed allocation in
+ * __register_blkdev() would, without calling it.  The kernel then still
+ * holds the major with bsm_probe(), and the entry must stay with the file.
+ */
+static bool fail_reregister;
+module_param(fail_reregister, bool, 0600);
+MODULE_PARM_DESC(fail_reregister,
+		 "test only: fail the re-registration after a wrong-name unregister with -ENOMEM");
+
+/*
  * unregister_blkdev() with a wrong name WARNs and keeps the entry on 6.1.
- * Whether it was kept is found out by registering the major again: -EBUSY
- * means it is still there.
+ * Whether it was kept is found out by registering the major again:
+ * success means it was gone and is held again, -EBUSY that the kernel
+ * kept it.  Any other error tells nothing: the major may still be
+ * registered with bsm_probe(), so the entry stays (its release unregisters
+ * it) and the caller gets the error.  Dropping it would leave the kernel
+ * calling into this module after it is unloaded.
  */
 static int bsm_unregister_wrong(struct bsm_major *m, const char *wrong,
 				struct blkscale_unregister *u)
@@ -205,17 +233,18 @@ static int bsm_unregister_wrong(struct bsm_major *m, const char *wrong,
 	unregister_blkdev(m->major, wrong);
 	u->ns = ktime_get_ns() - start;
 
-	ret = __register_blkdev(m->major, m->name, bsm_probe);
+	if (READ_ONCE(fail_reregister))
+		ret = -ENOMEM;
+	else
+		ret = __register_blkdev(m->major, m->name, bsm_probe);
 	if (ret == -EBUSY) {
 		u->kept = 1;
 		return 0;
 	}
+	if (ret < 0)
+		return ret;
+	/* it was gone: held again under the same name */
 	u->kept = 0;
-	if (ret < 0) {
-		/* gone and cannot be had again */
-		clear_bit(m->major, bsm_held);
-		bsm_drop(m);
-	}
 	return 0;
 }
 
@@ -241,7 +270,7 @@ static long bsm_ioc_unregister(struct bsm_file *bf, void __user *uarg)
 
 	if (copy_from_user(&u, uarg, sizeof(u)))
 		return -EFAULT;
-	if (u.version != BLKSCALE_UAPI_VERSION)
+	if (u.version != BLKSCALE_UAPI_VERSION || u.reserved)
 		return -EINVAL;
 	if (u.flags & ~BLKSCALE_UNREG_WRONG_NAME)
 		return -EINVAL;
@@ -348,7 +377,7 @@ static int bsm_batch_check(struct blkscale_batch *b)
 {
 	size_t max_digits = BLKSCALE_NAME_MAX - BLKSCALE_PREFIX_MAX;
 
-	if (b->version != BLKSCALE_UAPI_VERSION)
+	if (b->version != BLKSCALE_UAPI_VERSION || b->flags || b->reserved)
 		return -EINVAL;
 	if (b->count == 0 || b->count > BLKSCALE_BATCH_MAX)
 		return -EINVAL;
@@ -469,7 +498,12 @@ out_free:
 	return ret;
 }
 
-/* Dynamic char majors until exhaustion, for comparison with block. */
+/*
+ * Dynamic char majors until exhaustion, for comparison with block.  All of
+ * them are released before anything is copied out: a slow or faulting user
+ * page must not keep a hundred char majors away from the rest of the
+ * system.
+ */
 static long bsm_ioc_char_probe(void __user *uarg)
 {
 	struct blkscale_char_probe c;
@@ -477,15 +511,16 @@ static long bsm_ioc_char_probe(void __user *uarg)
 	void __user *usamples;
 	void __user *umajors;
 	u64 *samples;
-	dev_t *devs;
-	s32 major;
+	s32 *majors;
+	dev_t dev;
 	u64 start;
+	u32 major;
 	u32 i;
 	int ret;
 
 	if (copy_from_user(&c, uarg, sizeof(c)))
 		return -EFAULT;
-	if (c.version != BLKSCALE_UAPI_VERSION)
+	if (c.version != BLKSCALE_UAPI_VERSION || c.flags || c.reserved)
 		return -EINVAL;
 	if (c.limit == 0 || c.limit > BLKSCALE_BATCH_MAX)
 		return -EINVAL;
@@ -496,8 +531,8 @@ static long bsm_ioc_char_probe(void __user *uarg)
 		return -EFAULT;
 
 	samples = kvcalloc(c.limit, sizeof(*samples), GFP_KERNEL);
-	devs = kvcalloc(c.limit, sizeof(*devs), GFP_KERNEL);
-	if (!samples || !devs) {
+	majors = kvcalloc(c.limit, sizeof(*majors), GFP_KERNEL);
+	if (!samples || !majors) {
 		ret = -ENOMEM;
 		goto out_free;
 	}
@@ -509,28 +544,27 @@ static long bsm_ioc_char_probe(void __user *uarg)
 	for (i = 0; i < c.limit; i++) {
 		snprintf(name, sizeof(name), "bsmchr%u", i);
 		start = ktime_get_ns();
-		ret = alloc_chrdev_region(&devs[i], 0, 1, name);
+		ret = alloc_chrdev_region(&dev, 0, 1, name);
 		samples[i] = ktime_get_ns() - start;
 		if (ret) {
 			c.stop_error = ret;
 			break;
 		}
-		major = MAJOR(devs[i]);
+		major = MAJOR(dev);
+		majors[i] = major;
 		if (!c.count || major < c.min_major)
 			c.min_major = major;
 		if (!c.count || major > c.max_major)
 			c.max_major = major;
 		c.count++;
 	}
+	for (i = 0; i < c.count; i++)
+		unregister_chrdev_region(MKDEV(majors[i], 0), 1);
 
 	ret = 0;
-	for (i = 0; i < c.count; i++) {
-		major = MAJOR(devs[i]);
-		if (c.majors &&
-		    copy_to_user(umajors + i * sizeof(s32), &major, sizeof(s32)))
-			ret = -EFAULT;
-		unregister_chrdev_region(devs[i], 1);
-	}
+	if (c.majors &&
+	    copy_to_user(umajors, majors, c.count * sizeof(*majors)))
+		ret = -EFAULT;
 	if (!ret && c.samples &&
 	    copy_to_user(usamples, samples, c.count * sizeof(*samples)))
 		ret = -EFAULT;
@@ -538,7 +572,7 @@ static long bsm_ioc_char_probe(void __user *uarg)
 		ret = -EFAULT;
 
 out_free:
-	kvfree(devs);
+	kvfree(majors);
 	kvfree(samples);
 	return ret;
 }
@@ -549,7 +583,7 @@ static long bsm_ioc_probe_hits(struct bsm_file *bf, void __user *uarg)
 
 	if (copy_from_user(&h, uarg, sizeof(h)))
 		return -EFAULT;
-	if (h.version != BLKSCALE_UAPI_VERSION || h.reserved)
+	if (h.version != BLKSCALE_UAPI_VERSION || h.flags || h.reserved)
 		return -EINVAL;
 	if (h.major <= 0 || h.major >= BLKSCALE_MAJOR_LIMIT)
 		return -EINVAL;
@@ -643,6 +677,12 @@ static struct miscdevice bsm_misc = {
  */
 static int __init bsm_init(void)
 {
+	/* the same layout for 32-bit callers: see majors_uapi.h */
+	BUILD_BUG_ON(sizeof(struct blkscale_register) % 8);
+	BUILD_BUG_ON(sizeof(struct blkscale_unregister) % 8);
+	BUILD_BUG_ON(sizeof(struct blkscale_batch) % 8);
+	BUILD_BUG_ON(sizeof(struct blkscale_char_probe) % 8);
+	BUILD_BUG_ON(sizeof(struct blkscale_probe_hits) % 8);
 	return misc_register(&bsm_misc);
 }
 

@@ -106,6 +106,11 @@ def check(doc, console, output, min_calls):
     assert fuzz["violations"] == [], fuzz["violations"]
     assert fuzz["ok"] and steps["fuzz"]["verdict"] == "ok", fuzz["errors"]
     assert fuzz["proc_devices_restored"]
+    # files closed, module unloaded and loaded again, a node of every
+    # major the run held opened on both sides (reload.c)
+    reload = fuzz["reload"]
+    assert reload["done"] and reload["majors_ever_held"] > 0, reload
+    assert reload["nodes_opened"] == 2 * reload["majors_ever_held"], reload
     assert fuzz["kmsg"]["problems"] == 0, fuzz["kmsg"]
 
     selftest = doc.get("selftest")

@@ -4,8 +4,12 @@
 (selftest first, then the fuzz step), checked as the nightly run on the
 debug kernel is, without kmemleak.  It also shows that an unregister
 whose results cannot be written is refused before the major is let go:
-the fuzzer counts such refusals and checks each one.  About 15 s under
-TCG.  Needs `make kernel initramfs`; skipped without.
+the fuzzer counts such refusals and checks each one.  The module's
+fault injection fails every re-registration after a wrong-name unregister
+with ENOMEM: the module must keep such majors, and the closing phase
+(every file closed, rmmod, insmod, a node of every major ever held
+opened) must find nothing registered that calls into the unloaded module.
+About 15 s under TCG.  Needs `make kernel initramfs`; skipped without.
 """
 
 import fuzzrun
@@ -34,7 +38,7 @@ steps = ["selftest", "fuzz"]
 settle_s = 30
 
 [plan.args]
-fuzz = "--calls 20000 --seed 1"
+fuzz = "--calls 20000 --seed 1 --inject-enomem"
 """
 
 

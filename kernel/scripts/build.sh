@@ -34,18 +34,7 @@ kmake bzImage modules >"$obj/build.log" 2>&1 || {
 	die "$variant: build failed (see $obj/build.log)"
 }
 
-release=$(kmake -s kernelrelease)
-rm -rf "$out/modules.tmp"
-kmake -s INSTALL_MOD_PATH="$out/modules.tmp" INSTALL_MOD_STRIP=1 \
-	modules_install >>"$obj/build.log" 2>&1 ||
+install_kernel "$src" "$obj" "$out" "$variant" "$obj/build.log" ||
 	die "$variant: modules_install failed (see $obj/build.log)"
-rm -rf "$out/modules"
-mv "$out/modules.tmp" "$out/modules"
-cp "$obj/.config" "$out/config"
-cp "$obj/System.map" "$out/System.map"
-echo "$release" >"$out/release"
-echo "$obj" >"$out/objdir"
-# bzImage last: it is what make's dependency checks look at.
-cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.tmp"
-mv "$out/bzImage.tmp" "$out/bzImage"
+release=$(cat "$out/release")
 log "$variant: linux $release -> ${out#"$TOP"/}/bzImage"

@@ -99,3 +99,25 @@ configure_tree() {
 		rm -f "$obj/.config.new"
 	fi
 }
+
+# Install the kernel built in OBJ (source tree SRC) as VARIANT into OUT:
+# modules, config, System.map, release, objdir, and bzImage last, since it
+# is what make's dependency checks look at.  Output goes to LOG.
+install_kernel() {
+	local src=$1 obj=$2 out=$3 variant=$4 log=$5 release
+	local mk=(make -C "$src" O="$obj" CC="ccache gcc" LOCALVERSION="-$variant")
+
+	release=$("${mk[@]}" -s kernelrelease) || return 1
+	mkdir -p "$out"
+	rm -rf "$out/modules.tmp"
+	"${mk[@]}" -s INSTALL_MOD_PATH="$out/modules.tmp" INSTALL_MOD_STRIP=1 \
+		modules_install >>"$log" 2>&1 || return 1
+	rm -rf "$out/modules"
+	mv "$out/modules.tmp" "$out/modules"
+	cp "$obj/.config" "$out/config"
+	cp "$obj/System.map" "$out/System.map"
+	echo "$release" >"$out/release"
+	echo "$obj" >"$out/objdir"
+	cp "$obj/arch/x86/boot/bzImage" "$out/bzImage.tmp"
+	mv "$out/bzImage.tmp" "$out/bzImage"
+}

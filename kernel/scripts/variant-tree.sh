@@ -16,11 +16,9 @@ series_files() {
 
 if [ ! -e "$src/.git" ]; then
 	log "worktree $(basename "$src")"
-	if [ "$src" = "$(variant_src stock)" ]; then
-		add_worktree "$src" --detach
-	else
-		add_worktree "$src" -B patched
-	fi
+	# Detached: a branch could be checked out by another build directory
+	# that shares the pristine repository.
+	add_worktree "$src" --detach
 fi
 # An empty .scmversion keeps setlocalversion from appending "+" for a
 # git tree: the release names the variant instead (build.sh).
@@ -43,7 +41,7 @@ fi
 
 rm -f "$stamp"
 git -C "$src" am --abort >/dev/null 2>&1 || true
-git -C "$src" checkout -q -f -B patched base
+git -C "$src" checkout -q -f --detach base
 for p in $(series_files); do
 	log "apply $p"
 	if ! git -C "$src" "${GIT_ID[@]}" am -q --keep-cr "$PATCHES/$p" \

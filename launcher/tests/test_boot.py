@@ -54,3 +54,7 @@ def test_ci_small(variant, tmp_path):
         "selftest"]
     assert (doc["fio"]["disks"], doc["fio"]["ok"]) == (4, 4)
     assert doc["fio"]["verify"] is True
+    # every selftest case ran and passed: a skip hides a missing check
+    selftest = doc["selftest"]
+    assert selftest["failed"] == 0 and selftest["skipped"] == 0, [
+        t for t in selftest["tests"] if t["status"] != "pass"]

@@ -6,6 +6,12 @@
  * BLKSCALE_UAPI_VERSION; the module refuses any other value with -EINVAL.
  * A changed layout also changes the ioctl number, which the module answers
  * with -ENOTTY.  Bump the version whenever a structure or a meaning changes.
+ *
+ * Every structure has a flags field and reserved space that must be zero
+ * (-EINVAL otherwise), so that a later version can give them a meaning
+ * without an old module misreading what a new tool asks for.  Every __u64
+ * sits at a multiple of 8 and every size is one, so i386 and x86_64 see
+ * the same layout and 32-bit tools work through compat_ioctl.
  */
 #ifndef _BLKSCALE_MAJORS_UAPI_H
 #define _BLKSCALE_MAJORS_UAPI_H
@@ -13,7 +19,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define BLKSCALE_UAPI_VERSION	1
+#define BLKSCALE_UAPI_VERSION	2
 
 /* The misc device, created by devtmpfs as /dev/blkscale_majors. */
 #define BLKSCALE_DEV_NAME	"blkscale_majors"
@@ -39,6 +45,8 @@
 struct blkscale_register {
 	__u32 version;
 	__s32 major;		/* in: 0 = dynamic, 1..4095 explicit; out: major */
+	__u32 flags;		/* none defined: must be 0 */
+	__u32 reserved;		/* must be 0 */
 	__u64 ns;		/* out: time spent in __register_blkdev() */
 	char name[BLKSCALE_NAME_SIZE];
 };
@@ -54,6 +62,7 @@ struct blkscale_unregister {
 	__u32 kept;		/* out, WRONG_NAME only: 1 if the kernel kept it */
 	__u64 ns;		/* out: time spent in unregister_blkdev() */
 	char name[BLKSCALE_NAME_SIZE];	/* must match, unless WRONG_NAME */
+	__u64 reserved;		/* must be 0 */
 };
 
 #define BLKSCALE_BATCH_REGISTER		1	/* dynamic majors, until failure */
@@ -72,6 +81,8 @@ struct blkscale_batch {
 	__u32 done;		/* out: operations that succeeded */
 	__s32 stop_error;	/* out: 0, or -errno of the operation that stopped */
 	__u32 name_base;	/* in, register: names are prefix + (name_base + i) */
+	__u32 flags;		/* none defined: must be 0 */
+	__u32 reserved;		/* must be 0 */
 	char prefix[BLKSCALE_PREFIX_SIZE];
 	__u64 samples;		/* in: user address of count __u64 ns, or 0 */
 	__u64 majors;		/* in: user address of count __s32 majors, or 0 */
@@ -88,6 +99,8 @@ struct blkscale_char_probe {
 	__s32 stop_error;	/* out: 0 if limit was reached, else -errno */
 	__u32 min_major;	/* out, if count > 0 */
 	__u32 max_major;	/* out, if count > 0 */
+	__u32 flags;		/* none defined: must be 0 */
+	__u32 reserved;		/* must be 0 */
 	__u64 samples;		/* in: user address of limit __u64 ns, or 0 */
 	__u64 majors;		/* in: user address of limit __s32 majors, or 0 */
 };
@@ -102,11 +115,12 @@ struct blkscale_char_probe {
 struct blkscale_probe_hits {
 	__u32 version;
 	__s32 major;		/* in: 1..4095 */
+	__u32 flags;		/* none defined: must be 0 */
+	__u32 held;		/* out: 1 if this file holds the major */
 	__u64 hits;		/* out */
 	__u64 strays;		/* out */
 	__u64 duplicates;	/* out */
-	__u32 held;		/* out: 1 if this file holds the major */
-	__u32 reserved;		/* must be 0 */
+	__u64 reserved;		/* must be 0 */
 };
 
 #define BLKSCALE_IOC_MAGIC	0xBA

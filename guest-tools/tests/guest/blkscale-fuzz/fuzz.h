@@ -100,6 +100,8 @@ const char *ptr_kind_name(enum ptr_kind k);
 bool name_ok(const char *name, size_t size, size_t max);
 /* Random name field: mostly valid names starting with 's', else junk. */
 void gen_name(struct rng *r, char *buf, size_t size);
+/* A flags or reserved field: mostly 0, which is all the module takes. */
+uint32_t gen_must_be_zero(struct rng *r);
 /* A valid batch prefix, unique for the run: 'B' and 4 base-62 digits. */
 void gen_prefix(char *buf, size_t size, uint64_t seq);
 
@@ -166,12 +168,16 @@ struct run {
 	unsigned int shared_slots;
 	unsigned long check_every;
 	unsigned long wrong_name_budget;
+	/* the module fails every wrong-name re-registration (-ENOMEM) */
+	bool inject_enomem;
+	const char *module_path;	/* reloaded at the end */
 	const char *node_dir;
 	const char *progress;
 	int32_t major_limit;		/* 512 or 4096: explicit majors below */
 
 	struct procdevices baseline;
 	bool in_baseline[BLKSCALE_MAJOR_LIMIT];
+	bool ever_held[BLKSCALE_MAJOR_LIMIT];	/* under lock */
 
 	unsigned int nslots;
 	struct slot slots[FUZZ_MAX_SLOTS];

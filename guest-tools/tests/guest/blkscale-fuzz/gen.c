@@ -128,3 +128,10 @@ void gen_prefix(char *buf, size_t size, uint64_t seq)
 		seq /= 62;
 	}
 }
+
+uint32_t gen_must_be_zero(struct rng *r)
+{
+	if (rng_percent(r, 97))
+		return 0;
+	return (uint32_t)rng_next(r) | 1;
+}

@@ -15,6 +15,7 @@
 
 #include "fuzz.h"
 #include "options.h"
+#include "reload.h"
 #include "report.h"
 #include "version.h"
 
@@ -30,6 +31,8 @@ static struct {
 	unsigned long slab_tolerance;
 	const char *node_dir;
 	const char *progress;
+	bool inject_enomem;
+	const char *module;
 } cfg = {
 	.calls = 100000,
 	.threads = 4,
@@ -38,7 +41,10 @@ static struct {
 	.wrong_name = 4,
 	.slab_tolerance = 2048,
 	.node_dir = "/tmp",
+	.module = "/lib/modules/blkscale/blkscale_majors.ko",
 };
+
+#define FAIL_REREGISTER "/sys/module/blkscale_majors/parameters/fail_reregister"
 
 static const struct opt options[] = {
 	OPT_BOOL("json", 'j', &cfg.json, "one JSON document on stdout"),
@@ -65,6 +71,10 @@ static const struct opt options[] = {
 		"where device nodes are made for lookups (a tmpfs)"),
 	OPT_STR("progress", 0, &cfg.progress, "FILE",
 		"a progress line every 10 s (e.g. /dev/console)"),
+	OPT_BOOL("inject-enomem", 0, &cfg.inject_enomem,
+		 "make the module fail every re-registration after a wrong-name unregister (ENOMEM)"),
+	OPT_STR("module", 0, &cfg.module, "FILE",
+		"the helper module, loaded again after the run"),
 	OPT_END,
 };
 
@@ -83,7 +93,22 @@ struct outcome {
 	struct kmemleak leak;
 	struct kmsg_watch kmsg;
 	bool kmsg_ok;
+	struct reload reload;
 };
+
+/* The module's test-only fault injection, on or off. */
+static int set_fail_reregister(bool on)
+{
+	FILE *f = fopen(FAIL_REREGISTER, "w");
+	int ret;
+
+	if (!f)
+		return -errno;
+	ret = fputs(on ? "1\n" : "0\n", f) < 0 ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
 
 static void *worker_main(void *arg)
 {
@@ -351,6 +376,14 @@ static void json_checks(struct json *j, const struct run *run,
 	json_uint(j, "strays", o->strays);
 	json_object_end(j);
 	json_bool(j, "proc_devices_restored", o->restored);
+	json_bool(j, "inject_enomem", run->inject_enomem);
+	json_object_begin(j, "reload");
+	json_bool(j, "done", o->reload.done);
+	json_string(j, "rmmod", errno_name(o->reload.rmmod));
+	json_string(j, "insmod", errno_name(o->reload.insmod));
+	json_uint(j, "majors_ever_held", o->reload.majors);
+	json_uint(j, "nodes_opened", o->reload.opened);
+	json_object_end(j);
 	json_int(j, "slab_kib_before", o->slab_before);
 	json_int(j, "slab_kib_after", o->slab_after);
 	json_int(j, "sunreclaim_kib_before", o->sunreclaim_before);
@@ -448,7 +481,7 @@ static int run_all(struct run *run, struct outcome *o, struct report *rep)
 {
 	struct worker *w;
 	unsigned int i;
-	int probe_fd;
+	int probe_fd, ret;
 
 	probe_fd = helper_open(NULL);
 	if (probe_fd < 0) {
@@ -460,6 +493,11 @@ static int run_all(struct run *run, struct outcome *o, struct report *rep)
 		return -1;
 	}
 	warm_up(probe_fd);
+	if (run->inject_enomem && (ret = set_fail_reregister(true))) {
+		report_error(rep, "%s: %s", FAIL_REREGISTER, errno_name(ret));
+		close(probe_fd);
+		return -1;
+	}
 	kmemleak_prepare(&o->leak);
 	slab_settle(&o->slab_before, &o->sunreclaim_before);
 	o->kmsg_ok = kmsg_start(&o->kmsg) == 0;
@@ -479,6 +517,9 @@ static int run_all(struct run *run, struct outcome *o, struct report *rep)
 	checkpoint(run, probe_fd);
 	final_checks(run, o, probe_fd);
 	close(probe_fd);
+	if (run->inject_enomem)
+		set_fail_reregister(false);
+	reload_phase(run, &o->reload);
 	kmemleak_check(&o->leak);
 	slab_settle(&o->slab_after, &o->sunreclaim_after);
 	if (o->kmsg_ok)
@@ -530,6 +571,9 @@ int main(int argc, char **argv)
 	run->check_every = cfg.check_every;
 	run->per_epoch = (cfg.check_every + cfg.threads - 1) / cfg.threads;
 	run->wrong_name_budget = cfg.wrong_name;
+	run->inject_enomem = cfg.inject_enomem;
+	run->module_path = cfg.module;
+	run->node_dir = cfg.node_dir;
 	o.leak.leaks = -1;
 	o.slab_before = o.slab_after = -1;
 	o.sunreclaim_before = o.sunreclaim_after = -1;

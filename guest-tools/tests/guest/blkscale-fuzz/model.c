@@ -87,6 +87,7 @@ void model_add(struct run *run, struct slot *s, int32_t major,
 	}
 	o->slot = (int16_t)s->id;
 	o->releasing = false;
+	run->ever_held[major] = true;
 	if (++run->held_now > run->held_max)
 		run->held_max = run->held_now;
 	pthread_mutex_unlock(&run->lock);

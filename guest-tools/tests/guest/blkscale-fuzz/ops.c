@@ -80,13 +80,14 @@ static enum ptr_kind pick_kind(struct worker *w)
 
 static uint32_t pick_version(struct worker *w)
 {
-	static const uint32_t bad[] = { 0, 2, 0x80000001u, UINT32_MAX };
+	static const uint32_t bad[] = { 0, BLKSCALE_UAPI_VERSION + 1,
+					0x80000001u, UINT32_MAX };
 
 	if (rng_percent(&w->rng, 95))
 		return BLKSCALE_UAPI_VERSION;
 	if (rng_percent(&w->rng, 50))
 		return bad[rng_below(&w->rng, ARRAY_SIZE(bad))];
-	return (uint32_t)rng_next(&w->rng) | 2;	/* never 1 */
+	return (uint32_t)rng_next(&w->rng) | 4;	/* never 1 or 2 */
 }
 
 static const int32_t special_majors[] = {
@@ -178,10 +179,13 @@ static void op_register(struct worker *w, struct slot *s)
 	r.version = pick_version(w);
 	r.major = pick_major(w, s, true);
 	r.ns = rng_next(&w->rng);
+	r.flags = gen_must_be_zero(&w->rng);
+	r.reserved = gen_must_be_zero(&w->rng);
 	gen_name(&w->rng, r.name, sizeof(r.name));
 	mine = model_held_by(run, s, r.major, NULL);
 	u = arena_place(&w->arena, &w->rng, k, &r, sizeof(r));
 	valid = ptr_readable(k) && r.version == BLKSCALE_UAPI_VERSION &&
+		!r.flags && !r.reserved &&
 		name_ok(r.name, sizeof(r.name), BLKSCALE_NAME_MAX) &&
 		r.major >= 0 && r.major < BLKSCALE_MAJOR_LIMIT;
 
@@ -266,6 +270,7 @@ static void op_unregister(struct worker *w, struct slot *s)
 	u.version = pick_version(w);
 	u.ns = rng_next(&w->rng);
 	u.kept = (uint32_t)rng_next(&w->rng);
+	u.reserved = gen_must_be_zero(&w->rng);
 	if (s->nheld && rng_percent(&w->rng, 65)) {
 		idx = rng_below(&w->rng, (uint32_t)s->nheld);
 		u.major = s->held[idx].major;
@@ -280,6 +285,7 @@ static void op_unregister(struct worker *w, struct slot *s)
 		u.flags = (uint32_t)rng_next(&w->rng);
 
 	checked = ptr_readable(k) && u.version == BLKSCALE_UAPI_VERSION &&
+		  !u.reserved &&
 		  !(u.flags & ~BLKSCALE_UNREG_WRONG_NAME) && u.major > 0 &&
 		  u.major < BLKSCALE_MAJOR_LIMIT &&
 		  name_ok(u.name, sizeof(u.name), BLKSCALE_NAME_MAX);
@@ -315,13 +321,18 @@ static void op_unregister(struct worker *w, struct slot *s)
 	else if (!held)
 		want = ENOENT;
 	else if (!same)
-		want = u.flags ? 0 : EINVAL;
+		/* the kernel keeps it; the module cannot tell when injected */
+		want = !u.flags ? EINVAL : run->inject_enomem ? ENOMEM : 0;
 	else
 		want = u.flags ? EINVAL : 0;
 	expect(w, CMD_UNREGISTER, ret, err, want, k,
 	       !checked ? "invalid fields" : !held ? "major not held" :
 	       u.flags ? "wrong name" : same ? "" : "name differs");
 
+	if (warns && ret < 0 && err == ENOMEM &&
+	    (!probe_hits(s->fd, u.major, &h, &w->st) && !h.held))
+		violation(run, "UNREGISTER with a wrong name of major %d failed with ENOMEM but let it go",
+			  u.major);
 	if (warns && ret == 0 && p->kept != 1)
 		violation(run, "UNREGISTER with a wrong name of major %d: kept %u, expected 1",
 			  u.major, p->kept);
@@ -367,13 +378,14 @@ static void op_probe_hits(struct worker *w, struct slot *s)
 		pthread_mutex_lock(&s->op);
 	h.version = pick_version(w);
 	h.reserved = rng_percent(&w->rng, 95) ? 0 : (uint32_t)rng_next(&w->rng) | 1;
+	h.flags = gen_must_be_zero(&w->rng);
 	h.major = pick_major(w, locked ? s : NULL, false);
 	rng_fill(&w->rng, &h.hits, sizeof(h.hits) * 3);
 	h.held = (uint32_t)rng_next(&w->rng);
 	p = arena_place(&w->arena, &w->rng, k, &h, sizeof(h));
 	ret = fz_ioctl(s->fd, BLKSCALE_IOC_PROBE_HITS, p, &err);
 	count_call(w, CMD_PROBE_HITS, ret, err);
-	valid = h.version == BLKSCALE_UAPI_VERSION && !h.reserved &&
+	valid = h.version == BLKSCALE_UAPI_VERSION && !h.reserved && !h.flags &&
 		h.major > 0 && h.major < BLKSCALE_MAJOR_LIMIT;
 	if (expect(w, CMD_PROBE_HITS, ret, err,
 		   !ptr_readable(k) ? EFAULT : !valid ? EINVAL :

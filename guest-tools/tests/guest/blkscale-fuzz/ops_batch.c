@@ -249,6 +249,8 @@ void op_batch(struct worker *w, struct slot *s)
 	b.done = (uint32_t)rng_next(&w->rng);
 	b.stop_error = (int32_t)rng_next(&w->rng);
 	b.name_base = (uint32_t)rng_next(&w->rng);
+	b.flags = gen_must_be_zero(&w->rng);
+	b.reserved = gen_must_be_zero(&w->rng);
 	if (rng_percent(&w->rng, 88)) {
 		pthread_mutex_lock(&run->lock);
 		gen_prefix(b.prefix, sizeof(b.prefix), run->batch_seq++);
@@ -264,7 +266,8 @@ void op_batch(struct worker *w, struct slot *s)
 
 	reg = b.op == BLKSCALE_BATCH_REGISTER;
 	unreg = b.op == BLKSCALE_BATCH_UNREGISTER;
-	valid = b.version == BLKSCALE_UAPI_VERSION && b.count > 0 &&
+	valid = b.version == BLKSCALE_UAPI_VERSION && !b.flags && !b.reserved &&
+		b.count > 0 &&
 		b.count <= BLKSCALE_BATCH_MAX && (reg || unreg) &&
 		(unreg || name_ok(b.prefix, sizeof(b.prefix),
 				  BLKSCALE_PREFIX_MAX));
@@ -369,12 +372,15 @@ void op_char_probe(struct worker *w, struct slot *s)
 	else
 		c.limit = pick_count(w);
 	rng_fill(&w->rng, &c.count, sizeof(uint32_t) * 4);
+	c.flags = gen_must_be_zero(&w->rng);
+	c.reserved = gen_must_be_zero(&w->rng);
 	n = c.limit < BLKSCALE_BATCH_MAX ? c.limit : BLKSCALE_BATCH_MAX;
 	c.samples = arena_array(&w->arena, &w->rng, sk, n, sizeof(uint64_t),
 				true, &sroom);
 	c.majors = arena_array(&w->arena, &w->rng, mk, n, sizeof(int32_t),
 			       false, &mroom);
-	valid = c.version == BLKSCALE_UAPI_VERSION && c.limit > 0 &&
+	valid = c.version == BLKSCALE_UAPI_VERSION && !c.flags && !c.reserved &&
+		c.limit > 0 &&
 		c.limit <= BLKSCALE_BATCH_MAX;
 	p = arena_place(&w->arena, &w->rng, k, &c, sizeof(c));
 	ret = ioctl(s->fd, BLKSCALE_IOC_CHAR_PROBE, p);

@@ -28,7 +28,9 @@ enum st_expect { EXPECT_NONE, EXPECT_STOCK, EXPECT_PATCHED };
 struct st_ctx {
 	enum st_expect expect;
 	unsigned long ops;		/* leak test: register+unregister calls */
-	unsigned long slab_tolerance_kb;
+	unsigned long slab_tolerance_kb;	/* at most; see t_leak.c */
+	unsigned long inject_leak;	/* leak test: bytes the module leaks per registration */
+	const char *compat_bin;		/* the i386 build of this selftest */
 	unsigned long threads;
 	const char *node_dir;
 	struct procdevices baseline;
@@ -104,5 +106,10 @@ void t_explicit_limit(struct st_ctx *ctx, struct st_result *r);
 void t_char_probe(struct st_ctx *ctx, struct st_result *r);
 void t_concurrency(struct st_ctx *ctx, struct st_result *r);
 void t_leak(struct st_ctx *ctx, struct st_result *r);
+void t_reserved_fields(struct st_ctx *ctx, struct st_result *r);
+void t_compat(struct st_ctx *ctx, struct st_result *r);
+void t_first_dynamic(struct st_ctx *ctx, struct st_result *r);
+void t_procdev_resume(struct st_ctx *ctx, struct st_result *r);
+void t_procdev_churn(struct st_ctx *ctx, struct st_result *r);
 
 #endif

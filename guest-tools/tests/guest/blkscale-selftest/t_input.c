@@ -23,13 +23,16 @@ static int raw_register(int fd, int major, const char *name, size_t len)
 
 void t_version(struct st_ctx *ctx, struct st_result *r)
 {
-	struct blkscale_register reg = { .version = 2, .name = "bsv" };
+	struct blkscale_register reg = { .version = BLKSCALE_UAPI_VERSION + 1,
+					 .name = "bsv" };
 	struct blkscale_unregister unreg = { .version = 0, .major = 1,
 					     .name = "bsv" };
 	struct blkscale_batch b = { .version = 99, .op = 1, .count = 1,
 				    .prefix = "bsv" };
-	struct blkscale_char_probe c = { .version = 2, .limit = 1 };
-	struct blkscale_probe_hits h = { .version = 2, .major = 1 };
+	struct blkscale_char_probe c = { .version = BLKSCALE_UAPI_VERSION + 1,
+					  .limit = 1 };
+	struct blkscale_probe_hits h = { .version = BLKSCALE_UAPI_VERSION + 1,
+					  .major = 1 };
 	uint32_t v = 0;
 	int fd;
 
@@ -41,15 +44,15 @@ void t_version(struct st_ctx *ctx, struct st_result *r)
 			  0) && v != BLKSCALE_UAPI_VERSION)
 		st_fail(r, "module version %u, header %u", v,
 			BLKSCALE_UAPI_VERSION);
-	st_expect_err(r, "REGISTER v2",
+	st_expect_err(r, "REGISTER of the next version",
 		      st_ioctl(fd, BLKSCALE_IOC_REGISTER, &reg), -EINVAL);
 	st_expect_err(r, "UNREGISTER v0",
 		      st_ioctl(fd, BLKSCALE_IOC_UNREGISTER, &unreg), -EINVAL);
 	st_expect_err(r, "BATCH v99", st_ioctl(fd, BLKSCALE_IOC_BATCH, &b),
 		      -EINVAL);
-	st_expect_err(r, "CHAR_PROBE v2",
+	st_expect_err(r, "CHAR_PROBE of the next version",
 		      st_ioctl(fd, BLKSCALE_IOC_CHAR_PROBE, &c), -EINVAL);
-	st_expect_err(r, "PROBE_HITS v2",
+	st_expect_err(r, "PROBE_HITS of the next version",
 		      st_ioctl(fd, BLKSCALE_IOC_PROBE_HITS, &h), -EINVAL);
 	st_note(r, "uapi version %u", v);
 	close(fd);
