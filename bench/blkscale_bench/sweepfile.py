@@ -161,6 +161,10 @@ def load(path, known_metrics=None):
         raise BenchError(where, None, e.strerror) from None
     except tomllib.TOMLDecodeError as e:
         raise BenchError(where, None, f"not valid TOML: {e}") from None
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively.
+        raise BenchError(where, None, "not valid TOML: arrays or inline "
+                         "tables nested too deeply") from None
     check_keys(doc, KNOWN_KEYS, where)
     sweep = Sweep(where)
     desc = doc.get("description", "")

@@ -15,6 +15,16 @@ def test_unknown_topology(bench_env):
     assert bench_env.calls() == []
 
 
+def test_deeply_nested_sweep_file(bench_env):
+    sweep = bench_env.tmp / "nested.toml"
+    sweep.write_text("topologies = " + "[" * 5000 + "]" * 5000 + "\n")
+    out = bench_env.run("bench", sweep=sweep)
+    assert out.returncode == 2
+    assert out.stderr == (f"{sweep}: not valid TOML: arrays or inline "
+                          "tables nested too deeply\n")
+    assert not bench_env.results.exists()
+
+
 def test_unknown_key_and_bad_variant(bench_env):
     sweep = bench_env.write_sweep("typo", ["small"], 'acel = "tcg"\n')
     out = bench_env.run("bench", sweep=sweep)
