@@ -24,7 +24,8 @@ include guest-tools/initramfs/initramfs.mk
 # What the blktests layer of the guest image takes from the host
 # (guest-tools/initramfs/blktests/mklayer.sh), and g++ for blktests' helpers.
 BLKTESTS_PACKAGES := g++ gawk bsdextrautils xfsprogs e2fsprogs pciutils \
-	mdadm nbd-client nbd-server dmsetup parted bc psmisc procps udev
+	mdadm nbd-client nbd-server dmsetup parted bc psmisc procps udev \
+	blktrace dosfstools libnl-utils
 
 # Debian packages the project needs, on a fresh Debian 12 machine.
 DEB_PACKAGES := \

@@ -25,7 +25,7 @@ die() {
 # which returns at once without a udev daemon).
 PACKAGES="bash coreutils gawk sed grep diffutils findutils util-linux mount
 bsdutils bsdextrautils kmod procps psmisc xfsprogs e2fsprogs pciutils mdadm
-nbd-client nbd-server dmsetup parted bc udev"
+nbd-client nbd-server dmsetup parted bc udev blktrace dosfstools libnl-utils"
 
 # Programs blktests never calls that would bring large libraries
 # (xfs_scrub alone brings 35 MB of ICU).
