@@ -98,3 +98,17 @@ def test_user_and_firmware_are_not_kernel(tmp_path):
     regs = regs.replace("HLT=1", "HLT=0")
     prof.sample(lambda c, cpu: regs, 0.0, "kernel")
     assert prof.summary()["states"] == {"user": 1, "other": 1}
+
+
+def test_a_refused_sample_is_an_error_unless_qemu_is_exiting(tmp_path):
+    from blkscale.qemu.qmp import QmpError
+
+    def refused(cmd, cpu):
+        raise QmpError("connection closed")
+
+    prof = _profiler(tmp_path)
+    prof.sample(refused, 0.0, "census", exited=lambda: True)
+    assert prof.errors == 0
+    prof.sample(refused, 1.0, "census", exited=lambda: False)
+    prof.sample(refused, 2.0, "census")
+    assert prof.errors == 2

@@ -103,8 +103,12 @@ class GuestProfiler:
     def due(self, t):
         return t >= self._next
 
-    def sample(self, hmp, t, phase):
-        """One sample of every vCPU; hmp(cmd, cpu_index) runs a command."""
+    def sample(self, hmp, t, phase, exited=lambda: False):
+        """One sample of every vCPU; hmp(cmd, cpu_index) runs a command.
+
+        A sample that QMP refuses because QEMU is exiting (the guest has
+        finished, exited() is true) is no error: it lost a race with the
+        guest's reboot."""
         self._next = t + self.interval_s
         try:
             cpus = parse_registers(hmp("info registers -a", None))
@@ -128,7 +132,8 @@ class GuestProfiler:
                 self.samples.append((t, phase, cpu, "kernel",
                                      self.symbols.name(rip), tuple(chain)))
         except QmpError:
-            self.errors += 1
+            if not exited():
+                self.errors += 1
 
     def summary(self, top=100, windows=10):
         kernel = [s for s in self.samples if s[3] == "kernel"]

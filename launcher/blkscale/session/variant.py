@@ -196,7 +196,8 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             phase = parser.phase or ("kernel" if not watcher.reached_init
                                      else "init")
             if ctx.profiler is not None and ctx.profiler.due(elapsed):
-                ctx.profiler.sample(machine.hmp, elapsed, phase)
+                ctx.profiler.sample(machine.hmp, elapsed, phase,
+                                    exited=lambda: _exits_soon(machine))
             if opts.progress:
                 opts.progress.update(label, phase, watcher.disks, expected,
                                      elapsed)
@@ -229,6 +230,17 @@ def _how_it_ended(code):
 def _steps_ok(stream):
     return stream.done == "ok" and all(s["verdict"] != "failed"
                                        for s in stream.steps)
+
+
+def _exits_soon(machine, grace_s=2.0):
+    """True if QEMU exits within grace_s: its QMP socket closes before
+    the process is gone."""
+    deadline = time.monotonic() + grace_s
+    while machine.exitcode() is None:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
 
 
 def run_variant(planned, variant, run_id, out_dir, opts):
