@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
@@ -597,6 +598,54 @@ static long bsm_ioc_probe_hits(struct bsm_file *bf, void __user *uarg)
 	return copy_to_user(uarg, &h, sizeof(h)) ? -EFAULT : 0;
 }
 
+/*
+ * Empty timed regions: the same two ktime_get_ns() calls as around
+ * __register_blkdev(), with nothing between them.  The samples go to a
+ * kernel buffer first, so no page fault lands inside a region.
+ */
+static long bsm_ioc_clock_empty(void __user *uarg)
+{
+	struct blkscale_clock_empty __user *uc = uarg;
+	struct blkscale_clock_empty c;
+	void __user *usamples;
+	u64 *samples;
+	u64 start;
+	u32 i;
+	int ret = 0;
+
+	if (copy_from_user(&c, uarg, sizeof(c)))
+		return -EFAULT;
+	if (c.version != BLKSCALE_UAPI_VERSION || c.flags || c.reserved)
+		return -EINVAL;
+	if (c.pairs == 0 || c.pairs > BLKSCALE_CLOCK_PAIRS_MAX || !c.samples)
+		return -EINVAL;
+	usamples = u64_to_user_ptr(c.samples);
+	if (!access_ok(usamples, c.pairs * sizeof(u64)))
+		return -EFAULT;
+
+	samples = kvcalloc(c.pairs, sizeof(*samples), GFP_KERNEL);
+	if (!samples)
+		return -ENOMEM;
+	c.min = U64_MAX;
+	c.max = 0;
+	for (i = 0; i < c.pairs; i++) {
+		/* outside the regions: a long run must not hog the CPU */
+		if (!(i % 1024))
+			cond_resched();
+		start = ktime_get_ns();
+		samples[i] = ktime_get_ns() - start;
+	}
+	for (i = 0; i < c.pairs; i++) {
+		c.min = min(c.min, samples[i]);
+		c.max = max(c.max, samples[i]);
+	}
+	if (copy_to_user(usamples, samples, c.pairs * sizeof(*samples)) ||
+	    put_user(c.min, &uc->min) || put_user(c.max, &uc->max))
+		ret = -EFAULT;
+	kvfree(samples);
+	return ret;
+}
+
 static long bsm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct bsm_file *bf = file->private_data;
@@ -619,6 +668,8 @@ static long bsm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return bsm_ioc_char_probe(uarg);
 	case BLKSCALE_IOC_PROBE_HITS:
 		return bsm_ioc_probe_hits(bf, uarg);
+	case BLKSCALE_IOC_CLOCK_EMPTY:
+		return bsm_ioc_clock_empty(uarg);
 	default:
 		return -ENOTTY;
 	}
@@ -683,6 +734,7 @@ static int __init bsm_init(void)
 	BUILD_BUG_ON(sizeof(struct blkscale_batch) % 8);
 	BUILD_BUG_ON(sizeof(struct blkscale_char_probe) % 8);
 	BUILD_BUG_ON(sizeof(struct blkscale_probe_hits) % 8);
+	BUILD_BUG_ON(sizeof(struct blkscale_clock_empty) % 8);
 	return misc_register(&bsm_misc);
 }
 

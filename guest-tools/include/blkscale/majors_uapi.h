@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define BLKSCALE_UAPI_VERSION	2
+#define BLKSCALE_UAPI_VERSION	3
 
 /* The misc device, created by devtmpfs as /dev/blkscale_majors. */
 #define BLKSCALE_DEV_NAME	"blkscale_majors"
@@ -40,6 +40,9 @@
 
 /* Largest count of one batch or char probe. */
 #define BLKSCALE_BATCH_MAX	4096
+
+/* Largest count of empty regions one BLKSCALE_IOC_CLOCK_EMPTY times. */
+#define BLKSCALE_CLOCK_PAIRS_MAX	65536
 
 /* BLKSCALE_IOC_REGISTER: register one block major with a counting probe. */
 struct blkscale_register {
@@ -123,6 +126,23 @@ struct blkscale_probe_hits {
 	__u64 reserved;		/* must be 0 */
 };
 
+/*
+ * BLKSCALE_IOC_CLOCK_EMPTY: the cost of an empty timed region in the
+ * kernel, pairs times two back-to-back ktime_get_ns() reads: the clock
+ * call the module puts around __register_blkdev(), unregister_blkdev()
+ * and alloc_chrdev_region(), so the floor under every ns figure the
+ * module returns.  Each region is one sample; nothing else is timed.
+ */
+struct blkscale_clock_empty {
+	__u32 version;
+	__u32 pairs;		/* in: 1..BLKSCALE_CLOCK_PAIRS_MAX */
+	__u32 flags;		/* none defined: must be 0 */
+	__u32 reserved;		/* must be 0 */
+	__u64 samples;		/* in: user address of pairs __u64 ns, not 0 */
+	__u64 min;		/* out: smallest sample */
+	__u64 max;		/* out: largest sample */
+};
+
 #define BLKSCALE_IOC_MAGIC	0xBA
 
 #define BLKSCALE_IOC_VERSION	_IOR(BLKSCALE_IOC_MAGIC, 0, __u32)
@@ -131,5 +151,6 @@ struct blkscale_probe_hits {
 #define BLKSCALE_IOC_BATCH	_IOWR(BLKSCALE_IOC_MAGIC, 3, struct blkscale_batch)
 #define BLKSCALE_IOC_CHAR_PROBE	_IOWR(BLKSCALE_IOC_MAGIC, 4, struct blkscale_char_probe)
 #define BLKSCALE_IOC_PROBE_HITS	_IOWR(BLKSCALE_IOC_MAGIC, 5, struct blkscale_probe_hits)
+#define BLKSCALE_IOC_CLOCK_EMPTY _IOWR(BLKSCALE_IOC_MAGIC, 6, struct blkscale_clock_empty)
 
 #endif /* _BLKSCALE_MAJORS_UAPI_H */

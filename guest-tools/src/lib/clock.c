@@ -14,21 +14,11 @@ uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-int clock_empty_region(size_t pairs, struct clock_empty *ce)
+void clock_empty_summarise(uint64_t *ns, size_t pairs, struct clock_empty *ce)
 {
 	struct stats st;
-	uint64_t *ns, t0;
 	size_t i;
 
-	if (!pairs)
-		return -1;
-	ns = malloc(pairs * sizeof(*ns));
-	if (!ns)
-		return -1;
-	for (i = 0; i < pairs; i++) {
-		t0 = now_ns();
-		ns[i] = now_ns() - t0;
-	}
 	stats_compute(ns, pairs, &st);
 	ce->pairs = pairs;
 	ce->median_ns = st.p50;
@@ -41,6 +31,23 @@ int clock_empty_region(size_t pairs, struct clock_empty *ce)
 			break;
 		}
 	}
+}
+
+int clock_empty_region(size_t pairs, struct clock_empty *ce)
+{
+	uint64_t *ns, t0;
+	size_t i;
+
+	if (!pairs)
+		return -1;
+	ns = malloc(pairs * sizeof(*ns));
+	if (!ns)
+		return -1;
+	for (i = 0; i < pairs; i++) {
+		t0 = now_ns();
+		ns[i] = now_ns() - t0;
+	}
+	clock_empty_summarise(ns, pairs, ce);
 	free(ns);
 	return 0;
 }

@@ -29,4 +29,10 @@ struct clock_empty {
  */
 int clock_empty_region(size_t pairs, struct clock_empty *ce);
 
+/*
+ * Summarise pairs empty-region samples taken elsewhere (the helper
+ * module's, in the kernel); sorts ns in place.  All zero when pairs is 0.
+ */
+void clock_empty_summarise(uint64_t *ns, size_t pairs, struct clock_empty *ce);
+
 #endif

@@ -161,3 +161,23 @@ int helper_probe_hits(int fd, int major, struct blkscale_probe_hits *h)
 	h->major = major;
 	return xioctl(fd, BLKSCALE_IOC_PROBE_HITS, h);
 }
+
+int helper_clock_empty(int fd, unsigned int pairs, uint64_t *samples,
+		       uint64_t *min, uint64_t *max)
+{
+	struct blkscale_clock_empty c = {
+		.version = BLKSCALE_UAPI_VERSION,
+		.pairs = pairs,
+		.samples = (uintptr_t)samples,
+	};
+	int ret;
+
+	ret = xioctl(fd, BLKSCALE_IOC_CLOCK_EMPTY, &c);
+	if (ret)
+		return ret;
+	if (min)
+		*min = c.min;
+	if (max)
+		*max = c.max;
+	return 0;
+}

@@ -54,4 +54,11 @@ int helper_char_probe(int fd, unsigned int limit, uint64_t *samples,
 
 int helper_probe_hits(int fd, int major, struct blkscale_probe_hits *h);
 
+/*
+ * pairs empty regions timed in the kernel (1..BLKSCALE_CLOCK_PAIRS_MAX),
+ * each into samples; min and max, if not NULL, get the module's extremes.
+ */
+int helper_clock_empty(int fd, unsigned int pairs, uint64_t *samples,
+		       uint64_t *min, uint64_t *max);
+
 #endif

@@ -33,6 +33,7 @@ static struct mb mb = {
 		.lookup_iters = 10,
 		.node_dir = "/tmp",
 		.show = 8,
+		.clock_pairs = 2000,
 	},
 	.fd = -1,
 };
@@ -59,6 +60,9 @@ static const struct opt options[] = {
 		 "skip the char major comparison"),
 	OPT_NUM("show", 0, &mb.cfg.show, "N",
 		"static collisions listed by major", 0, 4096),
+	OPT_NUM("clock-pairs", 0, &mb.cfg.clock_pairs, "N",
+		"empty regions timed in the kernel (the floor under its figures)",
+		1, BLKSCALE_CLOCK_PAIRS_MAX),
 	OPT_END,
 };
 
@@ -130,6 +134,7 @@ int main(int argc, char **argv)
 	} else if (read_procdevices(&mb.baseline) == 0) {
 		if (helper_probe_hits(mb.fd, 1, &h) == 0)
 			mb.strays_start = h.strays;
+		mb_clock_run(&mb);
 		if (!mb.cfg.no_char)
 			mb_char_run(&mb);
 		mb_block_run(&mb);

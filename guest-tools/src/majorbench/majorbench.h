@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "clock.h"
 #include "procdevices.h"
 #include "ranges.h"
 #include "report.h"
@@ -25,6 +26,7 @@ struct mb_config {
 	const char *node_dir;
 	bool no_char;
 	unsigned long show;
+	unsigned long clock_pairs;
 };
 
 struct mb_collision {
@@ -72,6 +74,12 @@ struct mb_char {
 	struct stats alloc;
 };
 
+/* The cost of an empty timed region in the kernel. */
+struct mb_clock {
+	bool measured;
+	struct clock_empty kernel;
+};
+
 struct mb {
 	struct mb_config cfg;
 	struct report rep;
@@ -81,6 +89,7 @@ struct mb {
 	struct procdevices baseline;
 	struct mb_block blk;
 	struct mb_char chr;
+	struct mb_clock clk;
 };
 
 /* block.c: capacity, register and unregister rounds, lookups on round 1 */
@@ -90,6 +99,8 @@ int mb_nodes_create(struct mb *mb, char *dir, size_t size);
 void mb_nodes_remove(struct mb *mb, const char *dir);
 void mb_lookup_point(struct mb *mb, const char *dir, unsigned int held,
 		     int32_t missing);
+/* clock.c */
+void mb_clock_run(struct mb *mb);
 /* chr.c */
 void mb_char_run(struct mb *mb);
 /* output.c */

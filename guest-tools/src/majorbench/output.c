@@ -119,6 +119,22 @@ static void json_char(struct mb *mb, struct json *j)
 	json_object_end(j);
 }
 
+static void json_clock(struct mb *mb, struct json *j)
+{
+	const struct clock_empty *ce = &mb->clk.kernel;
+
+	if (!mb->clk.measured) {
+		json_null(j, "clock_empty_kernel_ns");
+		return;
+	}
+	json_object_begin(j, "clock_empty_kernel_ns");
+	json_uint(j, "pairs", ce->pairs);
+	json_uint(j, "median", ce->median_ns);
+	json_uint(j, "min", ce->min_ns);
+	json_uint(j, "min_nonzero", ce->min_nonzero_ns);
+	json_object_end(j);
+}
+
 void mb_print_json(struct mb *mb)
 {
 	struct json j;
@@ -133,7 +149,9 @@ void mb_print_json(struct mb *mb)
 	json_uint(&j, "lookup_majors", mb->cfg.lookup_majors);
 	json_uint(&j, "lookup_iters", mb->cfg.lookup_iters);
 	json_bool(&j, "modprobe_disabled", mb->modprobe_disabled);
+	json_uint(&j, "clock_pairs", mb->cfg.clock_pairs);
 	json_object_end(&j);
+	json_clock(mb, &j);
 	json_block(mb, &j);
 	json_char(mb, &j);
 	if (report_json_end(&mb->rep, &j))
@@ -187,6 +205,12 @@ void mb_print_human(struct mb *mb)
 	char buf[512];
 	unsigned int i;
 
+	if (mb->clk.measured)
+		printf("clock: empty region in the kernel %llu ns median, %llu ns min, smallest step %llu ns (%zu pairs)\n",
+		       (unsigned long long)mb->clk.kernel.median_ns,
+		       (unsigned long long)mb->clk.kernel.min_ns,
+		       (unsigned long long)mb->clk.kernel.min_nonzero_ns,
+		       mb->clk.kernel.pairs);
 	if (chr->measured) {
 		ranges_format(buf, sizeof(buf), chr->ranges,
 			      chr->nranges > 0 ? (size_t)chr->nranges : 0);

@@ -47,12 +47,44 @@ static void no_pairs(void **state)
 	assert_int_equal(ce.pairs, 7);
 }
 
+/* A coarse clock: most regions read 0, the step shows in min_nonzero. */
+static void summarise_coarse(void **state)
+{
+	uint64_t ns[] = { 558, 0, 279, 0, 279 };
+	struct clock_empty ce;
+
+	(void)state;
+	clock_empty_summarise(ns, 5, &ce);
+	assert_int_equal(ce.pairs, 5);
+	assert_int_equal(ce.median_ns, 279);
+	assert_int_equal(ce.min_ns, 0);
+	assert_int_equal(ce.min_nonzero_ns, 279);
+}
+
+static void summarise_all_zero_and_none(void **state)
+{
+	uint64_t ns[] = { 0, 0, 0 };
+	struct clock_empty ce = { .min_nonzero_ns = 99 };
+
+	(void)state;
+	clock_empty_summarise(ns, 3, &ce);
+	assert_int_equal(ce.median_ns, 0);
+	assert_int_equal(ce.min_nonzero_ns, 0);
+	clock_empty_summarise(NULL, 0, &ce);
+	assert_int_equal(ce.pairs, 0);
+	assert_int_equal(ce.median_ns, 0);
+	assert_int_equal(ce.min_ns, 0);
+	assert_int_equal(ce.min_nonzero_ns, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(monotonic),
 		cmocka_unit_test(empty_region_summary),
 		cmocka_unit_test(no_pairs),
+		cmocka_unit_test(summarise_coarse),
+		cmocka_unit_test(summarise_all_zero_and_none),
 	};
 
 	return cmocka_run_group_tests_name("clock", tests, NULL, NULL);

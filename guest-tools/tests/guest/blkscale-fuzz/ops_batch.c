@@ -366,7 +366,8 @@ void op_char_probe(struct worker *w, struct slot *s)
 	int ret, err, want;
 
 	memset(&c, 0, sizeof(c));
-	c.version = rng_percent(&w->rng, 95) ? BLKSCALE_UAPI_VERSION : 3;
+	c.version = rng_percent(&w->rng, 95) ? BLKSCALE_UAPI_VERSION :
+		    BLKSCALE_UAPI_VERSION + 1;
 	if (rng_percent(&w->rng, 50))
 		c.limit = 1 + rng_below(&w->rng, 16);
 	else

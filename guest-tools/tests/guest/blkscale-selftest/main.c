@@ -64,6 +64,8 @@ static const struct st_test tests[] = {
 	  t_procdev_resume },
 	{ "procdev-churn", "small reads while majors come and go",
 	  t_procdev_churn },
+	{ "clock-empty", "empty regions timed in the kernel, bad requests",
+	  t_clock_empty },
 	{ "compat", "the i386 build through compat_ioctl", t_compat },
 };
 #define NTESTS (ARRAY_SIZE(tests))

@@ -16,7 +16,7 @@
 /* The tests that only talk to the module, without --expect. */
 #define COMPAT_TESTS "version,unknown-ioctl,bad-names,bad-counts,bad-majors," \
 	"bad-pointers,explicit-register,unregister-unknown,close-releases," \
-	"probe-lookup,reserved-fields,char-probe"
+	"probe-lookup,reserved-fields,char-probe,clock-empty"
 
 void t_compat(struct st_ctx *ctx, struct st_result *r)
 {
