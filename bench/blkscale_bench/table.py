@@ -1,7 +1,7 @@
 """The sweep's closing table: figures per topology and variant, and each
 variant's ratio to the reference variant from the same sweep."""
 
-from . import hostload, metrics
+from . import clockfloor, hostload, metrics
 from .stats import Summary, paired_ratio
 
 
@@ -40,11 +40,26 @@ def _ratio_text(r):
     return f"{r:.2f}x"
 
 
-def lines(manifest, figures):
+def _median(value):
+    return value.median if isinstance(value, Summary) else value
+
+
+def _floor_note(metric, value, floors):
+    """The clock floor beside a ns figure within 10x of it
+    (clockfloor.py); floors: {source: ns or None} of the variant."""
+    source = clockfloor.SOURCE.get(metric.name)
+    if source is None or not floors:
+        return ""
+    return clockfloor.note(_median(value), floors.get(source))
+
+
+def lines(manifest, figures, floors=None):
     """The table as text lines (empty topologies are left out).  Each
     cell is the median of the repeats, with [min-max] (or the 95%
     interval of the median from 5 repeats on); a ratio is taken per
-    repeat and summarised the same way (stats.py)."""
+    repeat and summarised the same way (stats.py).  floors
+    (clockfloor.sweep_floors) puts the clock's floor beside a ns figure
+    within 10x of it."""
     sweep = manifest.get("sweep") or {}
     variants = sweep.get("variants") or []
     ref = sweep.get("reference", "stock")
@@ -58,6 +73,7 @@ def lines(manifest, figures):
     if manifest.get("partial_reason"):
         out.append(f"PARTIAL: {manifest['partial_reason']}")
     label_w = max(len(f"{m.label} ({m.unit})") for m in metrics.METRICS) + 2
+    floored = False
     for topo in sweep.get("topologies") or {}:
         by_variant = figures.get(topo)
         if not by_variant:
@@ -73,7 +89,11 @@ def lines(manifest, figures):
             if all(v is None or (isinstance(v, Summary) and not v.n)
                    for v in values):
                 continue
-            cells = [_cell(v, m.format) for v in values]
+            notes = [_floor_note(m, val, ((floors or {}).get(topo) or {})
+                                 .get(v)) for v, val in zip(variants, values)]
+            floored = floored or any(notes)
+            cells = [_cell(val, m.format) + n
+                     for val, n in zip(values, notes)]
             for v in others:
                 mine = by_variant.get(v, {}).get(m.name)
                 theirs = by_variant.get(ref, {}).get(m.name)
@@ -91,6 +111,9 @@ def lines(manifest, figures):
                                                    for c in cols))
         out += [label.ljust(label_w) + "".join(c.rjust(col_w) for c in cells)
                 for label, cells in rows]
+    if floored:
+        out.append("")
+        out.append(clockfloor.LEGEND)
     runs = manifest.get("runs") or []
     failed = [r for r in runs if r["outcome"] != "ok"]
     if failed:

@@ -3,7 +3,7 @@
 import os
 
 from blkscale_bench import bootcurve, bootcurve_table
-from blkscale_bench import cli, repeats, sweep, table
+from blkscale_bench import clockfloor, cli, repeats, sweep, table
 
 DEFAULT_SWEEP = "bench/sweeps/default.toml"
 
@@ -16,7 +16,8 @@ def add_arguments(parser):
 
 def print_table(run_dir):
     manifest, docs = repeats.load(run_dir)
-    for line in table.lines(manifest, repeats.figures(manifest, docs)):
+    for line in table.lines(manifest, repeats.figures(manifest, docs),
+                            clockfloor.sweep_floors(docs)):
         print(line)
     spec = manifest.get("sweep") or {}
     for line in bootcurve_table.lines(bootcurve.analyse(spec, docs),
