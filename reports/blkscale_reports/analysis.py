@@ -3,6 +3,8 @@ tables, the fitted models and the data behind each plot."""
 
 from dataclasses import dataclass, field
 
+from blkscale_bench import clockfloor
+
 from . import blktests, bootcurve, fit, predict, repeats, series
 from .series import get, num
 from .table import Table, fmt, pct
@@ -101,6 +103,18 @@ def _majors_table(run):
     return t
 
 
+def _ns(value, floor):
+    """A ns figure, with the clock's floor beside it when it is within
+    10x of it (blkscale_bench/clockfloor.py)."""
+    return fmt(value, 0) + clockfloor.note(value, floor)
+
+
+def _floor_legend(t):
+    if any("(clock floor" in c for row in t.rows for c in row):
+        t.note += "; " + clockfloor.LEGEND
+    return t
+
+
 def _cost_table(run, topo):
     t = Table("major_cost", "Register and lookup cost",
               ["Variant", "Majors registered (max)",
@@ -115,13 +129,17 @@ def _cost_table(run, topo):
             continue
         reg, look = series.curve(e.doc, "register"), \
             series.curve(e.doc, "lookup")
+        # register is timed by the module in the kernel, lookup around
+        # open() in user space: each against its own clock's floor
+        floors = clockfloor.floors(e.doc)
+        kernel, user = floors[clockfloor.KERNEL], floors[clockfloor.USER]
         t.rows.append([v, fmt(num(get(e.doc, "majors", "block",
                                       "dynamic_capacity"))),
-                       fmt(series.curve_median(e.doc, "register"), 0),
-                       fmt(reg[-1][1] if reg else None),
-                       fmt(series.curve_median(e.doc, "lookup"), 0),
-                       fmt(look[-1][1] if look else None)])
-    return t
+                       _ns(series.curve_median(e.doc, "register"), kernel),
+                       _ns(reg[-1][1] if reg else None, kernel),
+                       _ns(series.curve_median(e.doc, "lookup"), user),
+                       _ns(look[-1][1] if look else None, user)])
+    return _floor_legend(t)
 
 
 def _procdev_table(run, topo):
@@ -135,11 +153,16 @@ def _procdev_table(run, topo):
         e = run.entry(topo, v)
         if not e:
             continue
+        # one sample is a whole read timed in user space; a per-line
+        # figure is that read over its lines, and so is its floor
+        user = clockfloor.floors(e.doc)[clockfloor.USER]
         for blk, reg, ns, per_line, lines, ok in \
                 series.procdev_points(e.doc):
-            t.rows.append([v, fmt(blk), fmt(reg), fmt(ns),
-                           fmt(per_line, 1), fmt(lines), fmt(ok)])
-    return t
+            t.rows.append([v, fmt(blk), fmt(reg), _ns(ns, user),
+                           fmt(per_line, 1) + clockfloor.note(
+                               per_line, clockfloor.per_line(user, lines)),
+                           fmt(lines), fmt(ok)])
+    return _floor_legend(t)
 
 
 def _points(run, variant, extract):
