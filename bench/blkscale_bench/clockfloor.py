@@ -115,3 +115,16 @@ LEGEND = (f"(clock floor N ns): the figure is within {FACTOR}x of the "
           "cost of an empty timed region (median of back-to-back clock "
           "reads in the guest: in the kernel for register/unregister, in "
           "user space for lookups and /proc/devices reads)")
+
+
+def annotate(checks, floors):
+    """Append the floor to the message of each nightly check (compare.Check)
+    of a ns figure whose current value is within FACTOR times it."""
+    for c in checks:
+        source = SOURCE.get(c.metric)
+        if source is None:
+            continue
+        floor = (((floors or {}).get(c.topology) or {}).get(c.variant)
+                 or {}).get(source)
+        c.message += note(c.current, floor)
+    return checks

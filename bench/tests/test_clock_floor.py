@@ -119,3 +119,27 @@ def test_table_without_floors():
         lines = table.lines(_manifest(), figures, floors)
         assert "clock floor" not in "\n".join(lines)
         assert "1,000" in _row(lines, "register_blkdev median cost")
+
+
+def test_nightly_messages_carry_the_floor():
+    from blkscale_bench import compare
+    limit = {"max_ratio": 1.5, "gate": False}
+    near = compare.judge("t", "stock", "register_p50_ns", 1000, 1000, limit)
+    far = compare.judge("t", "stock", "lookup_p50_ns", 11000, 11000, limit)
+    ratio = compare.judge("t", "stock", "register_p50_ns_vs_stock", 1, 1,
+                          limit)
+    missing = compare.judge("t", "patched", "register_p50_ns", 1000, None,
+                            limit)
+    floors = {"t": {"stock": {"kernel": 100, "user": 1000},
+                    "patched": {"kernel": 100}}}
+    clockfloor.annotate([near, far, ratio, missing], floors)
+    assert near.message.endswith("(clock floor 100 ns)")
+    assert "clock floor" not in far.message
+    assert "clock floor" not in ratio.message
+    assert "clock floor" not in missing.message
+    # no floors at all: nothing added, nothing raised
+    again = compare.judge("t", "stock", "register_p50_ns", 1000, 1000, limit)
+    text = again.message
+    clockfloor.annotate([again], None)
+    clockfloor.annotate([again], {"t": {"stock": None}})
+    assert again.message == text
