@@ -12,6 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from blkscale_bench import clockfloor  # noqa: E402
+
 from . import analysis, bootcurve, predict, series  # noqa: E402
 from .series import get, num  # noqa: E402
 
@@ -67,9 +69,13 @@ def major_cost(a, out_dir):
     if not topo:
         return None
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
-    for ax, name, title in ((axes[0], "register", "register_blkdev(0, ...)"),
-                            (axes[1], "lookup", "open() of a registered "
-                             "major")):
+    # register is timed in the kernel, lookup in user space: each panel
+    # shows its own clock's floor (clockfloor.py)
+    for ax, name, title, source in (
+            (axes[0], "register", "register_blkdev(0, ...)",
+             clockfloor.KERNEL),
+            (axes[1], "lookup", "open() of a registered major",
+             clockfloor.USER)):
         for v in run.variants:
             e = run.entry(topo, v)
             pts = series.curve(e.doc, name) if e else []
@@ -82,6 +88,10 @@ def major_cost(a, out_dir):
             if all(p[2] is not None for p in pts):
                 ax.plot(xs, [p[2] for p in pts], linestyle=":", color=color,
                         label=f"{v} p90")
+            floor = clockfloor.floors(e.doc)[source]
+            if floor is not None:
+                ax.axhline(floor, linestyle="--", linewidth=0.8, color=color,
+                           label=f"{v} clock floor")
         ax.set_xlabel("dynamic majors already registered")
         ax.set_ylabel("ns per call")
         ax.set_title(title)
