@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from blkscale.results.read import lookup, number, step_ok
 from . import marginal, verdict as judged
-from .stats import Summary, paired_ratio, per_repeat
+from blkscale.stats import Summary, paired_ratio, per_repeat
 
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"
