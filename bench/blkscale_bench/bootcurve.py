@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from blkscale.results.read import lookup, number, step_ok
 from . import marginal, verdict as judged
-from .stats import Summary, paired_ratio, per_repeat
+from blkscale.stats import Summary, paired_ratio, per_repeat
 
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"
@@ -255,9 +255,20 @@ def _judge_series(goal, variant, result):
                                     + figures)
 
 
-def analyse(sweep, docs):
+def _load_spoils(goal, variant, spread, loaded):
+    """Whether a time that failed its goal rests on a repeat measured on a
+    loaded host: load only ever adds time, so such a fail says nothing
+    about the kernel (a pass still does)."""
+    if "topology" not in goal or spread is None:
+        return False
+    return any((goal["topology"], variant, k) in loaded
+               for k in spread.values)
+
+
+def analyse(sweep, docs, loaded=frozenset()):
     """sweep: the manifest's `sweep` object; docs: {(topology, variant):
-    results document} of the runs that brought one."""
+    results document} of the runs that brought one; loaded: {(topology,
+    variant, repeat)} of runs made on a loaded host (hostload.py)."""
     variants = sweep.get("variants") or []
     result = BootCurve(sweep.get("series") or [], [], [], [])
     for s in result.series:
@@ -279,6 +290,10 @@ def analyse(sweep, docs):
                 value, unit, used = _judge_series(goal, v, result)
             spread = value if value is not None and value.n else None
             said = judged.judge(spread, max=goal["max"])
+            if said == judged.FAIL and _load_spoils(goal, v, spread,
+                                                    loaded):
+                said = judged.INCONCLUSIVE
+                used += " (over the limit on a loaded host: rerun idle)"
             result.verdicts.append(Verdict(
                 goal, v, spread.median if spread else None, unit, used,
                 {judged.PASS: PASS, judged.FAIL: FAIL,

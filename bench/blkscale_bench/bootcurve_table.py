@@ -13,10 +13,16 @@ def _row(label, cells):
 def _format(rows):
     """Text lines of a block: a title line (a string), then (label,
     cells) rows aligned on the longest label."""
-    width = max(len(r[0]) for r in rows if isinstance(r, tuple)) + 4
+    table = [r for r in rows if isinstance(r, tuple)]
+    width = max(len(r[0]) for r in table) + 4
+    # A column is as wide as its widest cell (a median with its spread
+    # can be wider than COL_W), and never touches its neighbour.
+    cols = max(len(r[1]) for r in table)
+    col_w = [max([COL_W] + [len(r[1][i]) + 2 for r in table
+                            if i < len(r[1])]) for i in range(cols)]
     return [r if isinstance(r, str) else
             (f"  {r[0]}".ljust(width)
-             + "".join(c.rjust(COL_W) for c in r[1])).rstrip()
+             + "".join(c.rjust(w) for c, w in zip(r[1], col_w))).rstrip()
             for r in rows]
 
 

@@ -12,7 +12,7 @@ inconclusive.
 
 from . import compare, metrics, verdict as judged
 from blkscale.results.read import lookup, number
-from .stats import Summary, paired_ratio
+from blkscale.stats import Summary, paired_ratio
 
 # metric -> ("max" | "min", limit) of <metric>_vs_<reference>.  Times:
 # at most twice the reference's (the noise between two variants' runs

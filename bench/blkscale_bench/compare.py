@@ -16,7 +16,7 @@ for more repeats, never a pass.
 from dataclasses import dataclass
 
 from . import verdict as judged
-from .stats import Summary
+from blkscale.stats import Summary
 
 PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED, INCONCLUSIVE = (
     "pass", "warn", "regression", "missing", "no-baseline", "run-failed",

@@ -93,3 +93,10 @@ def mark(entry):
     if load.get("steal_share"):
         parts.append(f"steal {100 * load['steal_share']:.0f}%")
     return "loaded host: " + ", ".join(parts)
+
+
+def loaded_runs(manifest):
+    """{(topology, variant, repeat)} of the sweep's runs marked loaded."""
+    return {(r.get("topology"), r.get("variant"), r.get("repeat", 1))
+            for r in (manifest or {}).get("runs") or []
+            if (r.get("host_load") or {}).get("loaded")}

@@ -9,7 +9,7 @@ import os
 from . import metrics, rundir
 from .errors import BenchError
 from .manifest import FILENAME
-from .stats import Summary, paired_ratio
+from blkscale.stats import Summary, paired_ratio
 
 
 def load(run_dir):

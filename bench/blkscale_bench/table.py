@@ -2,7 +2,7 @@
 variant's ratio to the reference variant from the same sweep."""
 
 from . import clockfloor, hostload, metrics
-from .stats import Summary, paired_ratio
+from blkscale.stats import Summary, paired_ratio
 
 
 def _short_qemu(version):

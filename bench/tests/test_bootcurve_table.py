@@ -168,3 +168,18 @@ def test_sweep_without_series_prints_no_curve(bench_env):
     assert out.returncode == 0, out.stderr
     assert "boot curve" not in out.stdout
     assert bench_env.manifest()["sweep"]["series"] == []
+
+
+def test_wide_cells_never_touch():
+    """A median with its spread is wider than the default column: the
+    column widens instead of running into its neighbour."""
+    from blkscale_bench.bootcurve_table import _format
+    lines = _format(["title", ("scsi, 500", ["152.09 [139.39-176.81]",
+                                             "35.50", "148.13 [1-2]", "x"]),
+                     ("scsi, 5,000", ["1.00", "2.00", "3.00", "4.00"])])
+    assert lines[0] == "title"
+    first = lines[1].split()
+    assert first[:4] == ["scsi,", "500", "152.09", "[139.39-176.81]"]
+    assert first[4] == "35.50" and first[5] == "148.13"
+    # Columns stay aligned: the right edges of both rows' cells match.
+    assert lines[1].index("35.50") + 5 == lines[2].index("2.00") + 4

@@ -3,7 +3,7 @@ the baseline: pass, fail and straddling cases, and /proc/devices at
 every registered count both kernels measured."""
 
 from blkscale_bench import ceilings, compare, metrics
-from blkscale_bench.stats import Summary
+from blkscale.stats import Summary
 
 
 def _doc(ns_by_count):

@@ -3,7 +3,7 @@ the figure carries it, at 11x it does not, and a missing or malformed
 floor never raises and never prints a note."""
 
 from blkscale_bench import clockfloor, table
-from blkscale_bench.stats import Summary
+from blkscale.stats import Summary
 
 
 def _doc(kernel=None, user=None):

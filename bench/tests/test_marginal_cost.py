@@ -89,3 +89,27 @@ def test_robust_fit_shrugs_off_one_slow_point():
     assert abs(marginal.robust_quadratic(pts)["quadratic_share"]) < 0.1
     assert marginal.robust_quadratic(pts[:2]) is None
     assert marginal.growth([(500, 30.0), (1000, 25.0), (2000, 40.0)]) is None
+
+
+def _topology_goal(limit):
+    return {"variants": ["stock"], "series": SERIES,
+            "goals": [{"name": "g", "figure": "boot_to_census_s",
+                       "topology": "t-5000", "max": limit}]}
+
+
+def test_a_time_over_its_goal_on_a_loaded_host_is_inconclusive():
+    docs = _docs(linear, noise=(1.0, 1.1, 1.2))      # t-5000: 70-84 s
+    goal = _topology_goal(60)
+    v = bootcurve.analyse(goal, docs).verdicts[0]
+    assert v.verdict == bootcurve.FAIL
+    # One repeat on a loaded host is enough to doubt the fail...
+    v = bootcurve.analyse(goal, docs, {("t-5000", "stock", 2)}).verdicts[0]
+    assert v.verdict == bootcurve.INCONCLUSIVE
+    assert "loaded host" in v.figure
+    # ...but not a pass: load only ever adds time.
+    v = bootcurve.analyse(_topology_goal(100), docs,
+                          {("t-5000", "stock", 2)}).verdicts[0]
+    assert v.verdict == bootcurve.PASS
+    # Load on another topology's runs changes nothing.
+    v = bootcurve.analyse(goal, docs, {("t-500", "stock", 1)}).verdicts[0]
+    assert v.verdict == bootcurve.FAIL

@@ -6,7 +6,7 @@ import pytest
 from scipy import stats as sps
 
 from blkscale_bench import verdict
-from blkscale_bench.stats import Summary, median_interval, paired_ratio
+from blkscale.stats import Summary, median_interval, paired_ratio
 
 
 def test_summary_median_min_max_without_interval_below_five():

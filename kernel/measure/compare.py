@@ -7,20 +7,23 @@ Each LABEL names a kernel: the VARIANT (stock, patched) of the build
 directory BUILD (its kernel/out/VARIANT/bzImage and initramfs/VARIANT.cpio).
 Every round boots each kernel once with `./blkscale run`; the order turns
 round by round so that drift of the host hits all of them alike.  Prints,
-per kernel and figure, the median of the rounds with min and max, and
-writes every round's figures to --out (JSON).  Figures come from
-bench/blkscale_bench/metrics.py, as the nightly takes them.
+per kernel and figure, the median of the rounds with min and max (the 95%
+interval of the median from 5 rounds), then each kernel's ratio to the
+first one, taken round by round, with its spread; writes every round's
+figures to --out (JSON), whose tables --from FILE prints again.  Figures
+come from bench/blkscale_bench/metrics.py, as the nightly takes them.
 """
 import argparse
 import json
 import os
 import pathlib
-import statistics
 import subprocess
 import sys
+import time
 
 TOP = pathlib.Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(TOP / "bench"))
+sys.path[:0] = [str(TOP / "launcher"), str(TOP / "bench")]
+from blkscale.stats import Summary, paired_ratio  # noqa: E402
 from blkscale_bench import metrics  # noqa: E402
 
 FIGURES = [
@@ -58,18 +61,42 @@ def boot(label, build, variant, topology, results, run_id):
     return metrics.extract(json.loads(path.read_text()))
 
 
+def by_round(runs, key):
+    """Summary of one figure over the rounds a kernel completed."""
+    return Summary.of({r: f.get(key) for r, f in runs})
+
+
+def cell(summary, fmt):
+    """median (min-max, n), or the 95% interval of the median from 5."""
+    if not summary.n:
+        return "-"
+    low, high = summary.bounds
+    return (f"{summary.median:{fmt}} ({low:{fmt}}-{high:{fmt}}, "
+            f"n={summary.n})")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("kernels", nargs="+", type=kernel)
+    ap.add_argument("kernels", nargs="*", type=kernel)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--topology", type=pathlib.Path,
                     default=TOP / "kernel" / "measure" / "majors.toml")
     ap.add_argument("--results", type=pathlib.Path,
-                    default=TOP / "results" / "compare")
+                    default=TOP / "results" / time.strftime(
+                        "compare-%Y%m%d-%H%M%S", time.gmtime()),
+                    help="where the runs go (default: a new "
+                         "results/compare-<time>)")
     ap.add_argument("--out", type=pathlib.Path)
+    ap.add_argument("--from", dest="saved", type=pathlib.Path,
+                    metavar="FILE", help="print the tables of a file "
+                    "--out wrote; boot nothing")
     args = ap.parse_args()
     if args.repeat < 1:
         ap.error("--repeat: must be at least 1")
+    if args.saved:
+        return print_tables(load_saved(ap, args.saved))
+    if not args.kernels:
+        ap.error("name at least one kernel: LABEL=BUILD:VARIANT")
     rounds = {label: [] for label, _, _ in args.kernels}
     for r in range(args.repeat):
         order = args.kernels if r % 2 == 0 else args.kernels[::-1]
@@ -77,23 +104,43 @@ def main():
             figs = boot(label, build, variant, args.topology, args.results,
                         f"{label}-{r}")
             if figs:
-                rounds[label].append(figs)
+                rounds[label].append((r, figs))
                 print(f"round {r} {label}: " + ", ".join(
                     f"{k}={figs.get(k)}" for k, _ in FIGURES), flush=True)
+    if args.out:
+        args.out.write_text(json.dumps(
+            {label: {str(r): f for r, f in runs}
+             for label, runs in rounds.items()}, indent=1) + "\n")
+    print_tables(rounds)
+
+
+def load_saved(ap, path):
+    """{label: [(round, figures)]} of a file --out wrote."""
+    try:
+        doc = json.loads(path.read_text())
+        return {label: [(int(r), f) for r, f in runs.items()]
+                for label, runs in doc.items()}
+    except (OSError, ValueError, AttributeError) as e:
+        ap.error(f"--from: {path}: not a file --out wrote ({e})")
+
+
+def print_tables(rounds):
     print(f"\n{'figure':40}" + "".join(f"{lab:>34}" for lab in rounds))
     for key, text in FIGURES:
         row = f"{text:40}"
-        for label, runs in rounds.items():
-            vals = [f[key] for f in runs if f.get(key) is not None]
-            if not vals:
-                row += f"{'-':>34}"
-                continue
-            cell = (f"{statistics.median(vals):.0f} "
-                    f"({min(vals):.0f}-{max(vals):.0f}, n={len(vals)})")
-            row += f"{cell:>34}"
+        for runs in rounds.values():
+            row += f"{cell(by_round(runs, key), '.0f'):>34}"
         print(row)
-    if args.out:
-        args.out.write_text(json.dumps(rounds, indent=1) + "\n")
+    # Each kernel against the first, round by round (paired).
+    first = next(iter(rounds))
+    print(f"\nratio to {first}, paired by round")
+    for key, text in FIGURES:
+        row = f"{text:40}{'':>34}"
+        for label, runs in list(rounds.items())[1:]:
+            ratio = paired_ratio(by_round(runs, key),
+                                 by_round(rounds[first], key))
+            row += f"{cell(ratio, '.3f'):>34}"
+        print(row)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,10 @@
 #
 # CHECK_SERIES_BUILD=0 stops after git am (no build, no boot);
 # CHECK_SERIES_BOOT=0 builds but does not boot; CHECK_SERIES_PATCHES=DIR
-# checks another directory of patches.  Prints one verdict per patch and
+# checks another directory of patches; CHECK_SERIES_FROM=N resumes a
+# check at patch N: only if the check tree still holds patches 1..N-1 as
+# they are now (same patch-id), those are not built or booted again, and
+# patch N on builds incrementally on top of them.  Prints one verdict per patch and
 # the time the whole check took; exits non-zero if any patch fails.
 #
 # The check tree is a worktree of the pristine repository under
@@ -165,19 +168,40 @@ else
 	fi
 fi
 
-# --- a clean tree at base -----------------------------------------------
+# --- a clean tree at base, or at patch FROM-1 when resuming ------------
+from=${CHECK_SERIES_FROM:-1}
+[[ "$from" =~ ^[1-9][0-9]*$ ]] && [ "$from" -le "$total" ] ||
+	die "CHECK_SERIES_FROM=$from: not a patch number from 1 to $total"
 if [ ! -e "$src/.git" ]; then
+	[ "$from" = 1 ] || die "CHECK_SERIES_FROM=$from: no check tree to resume (run the whole check)"
 	rm -rf "$src"
 	add_worktree "$src" --detach
 fi
 git -C "$src" am --abort >/dev/null 2>&1 || true
-git -C "$src" checkout -q -f --detach base
+if [ "$from" -gt 1 ]; then
+	# Resume only on the very commits an earlier check made of patches
+	# 1..FROM-1: git leaves files it does not change untouched, so kbuild
+	# rebuilds only what the later patches change.
+	mapfile -t held < <(git -C "$src" rev-list --reverse base..HEAD)
+	for ((i = 0; i < from - 1; i++)); do
+		want=$(git patch-id --stable <"$PATCHES/${patches[i]}" | cut -d' ' -f1)
+		have=$(git -C "$src" show "${held[i]:-none}" 2>/dev/null |
+			git patch-id --stable | cut -d' ' -f1)
+		[ -n "$want" ] && [ "$want" = "$have" ] ||
+			die "CHECK_SERIES_FROM=$from: the check tree does not hold ${patches[i]} as it is now (run the whole check)"
+	done
+	git -C "$src" reset -q --hard "${held[from - 2]}"
+else
+	git -C "$src" checkout -q -f --detach base
+fi
 git -C "$src" clean -q -f -d
 # An empty .scmversion keeps the release free of a "+" for the git tree.
 : >"$src/.scmversion"
 mkdir -p "$obj"
 
-if [ "$DO_BUILD" = 1 ]; then
+if [ "$DO_BUILD" = 1 ] && [ "$from" -gt 1 ]; then
+	say ok "patches 1-$((from - 1)): held from an earlier check (CHECK_SERIES_FROM=$from)"
+elif [ "$DO_BUILD" = 1 ]; then
 	# The configuration build.sh gives the patched variant.
 	configure_tree "$src" "$obj" patched "$CHECK/config.log"
 	if ! build "$CHECK/base.log"; then
@@ -198,6 +222,16 @@ for p in "${patches[@]}"; do
 	log=$CHECK/${p%.patch}.log
 	mapfile -t problems < <(format_problems "$PATCHES/$p" "$n" "$total" "$cover")
 
+	if [ "$n" -lt "$from" ]; then
+		if [ "${#problems[@]}" -eq 0 ]; then
+			say ok "$p: format and checkpatch --strict clean; built and booted by an earlier check"
+		else
+			failed=$((failed + 1))
+			say FAIL "$p"
+			printf '         %s\n' "${problems[@]}"
+		fi
+		continue
+	fi
 	if [ "$applying" = 1 ]; then
 		if ! git -C "$src" "${GIT_ID[@]}" am -q --keep-cr "$PATCHES/$p" \
 			>"$log" 2>&1; then

@@ -41,8 +41,25 @@ fi
 
 rm -f "$stamp"
 git -C "$src" am --abort >/dev/null 2>&1 || true
-git -C "$src" checkout -q -f --detach base
-for p in $(series_files); do
+# Keep the commits that still are the series' first patches (same
+# patch-id: a changed changelog or subject does not count) and apply only
+# the rest: git leaves the files it does not change alone, so kbuild
+# rebuilds only what the changed or added patches touch.
+mapfile -t wanted < <(series_files)
+mapfile -t held < <(git -C "$src" rev-list --reverse base..HEAD 2>/dev/null)
+keep=0
+while [ "$keep" -lt "${#held[@]}" ] && [ "$keep" -lt "${#wanted[@]}" ]; do
+	a=$(git patch-id --stable <"$PATCHES/${wanted[keep]}" | cut -d' ' -f1)
+	b=$(git -C "$src" show "${held[keep]}" | git patch-id --stable | cut -d' ' -f1)
+	[ -n "$a" ] && [ "$a" = "$b" ] || break
+	keep=$((keep + 1))
+done
+if [ "$keep" -gt 0 ]; then
+	git -C "$src" reset -q --hard "${held[keep - 1]}"
+else
+	git -C "$src" checkout -q -f --detach base
+fi
+for p in "${wanted[@]:keep}"; do
 	log "apply $p"
 	if ! git -C "$src" "${GIT_ID[@]}" am -q --keep-cr "$PATCHES/$p" \
 		>"$KOUT/am.log" 2>&1; then

@@ -40,9 +40,9 @@ def copy(tmp_path):
     return dest
 
 
-def check(patches):
+def check(patches, **extra):
     env = dict(os.environ, CHECK_SERIES_PATCHES=str(patches),
-               CHECK_SERIES_BUILD="0")
+               CHECK_SERIES_BUILD="0", **extra)
     out = subprocess.run([str(SCRIPT)], capture_output=True, text=True,
                          env=env, timeout=900)
     return out.returncode, out.stdout + out.stderr
@@ -108,3 +108,31 @@ def test_check_named_in_the_cover_letter_passes(copy):
          "blkscale developers (")
     rc, out = check(copy)
     assert rc == 0, out
+
+
+def test_resume_only_on_the_patches_checked_before(copy):
+    """CHECK_SERIES_FROM=N takes patches 1..N-1 from the check tree only
+    if they are the commits an earlier check made of them."""
+    names = series_names()
+    rc, out = check(copy)
+    assert rc == 0, out
+    rc, out = check(copy, CHECK_SERIES_FROM="3")
+    assert rc == 0, out
+    assert "patches 1-2: held from an earlier check" not in out  # no build
+    for name in names[:2]:
+        assert f"{name}: format and checkpatch --strict clean; built and " \
+            "booted by an earlier check" in out, out
+    for name in names[2:]:
+        assert re.search(rf"ok +{re.escape(name)}: applies", out), out
+    # Patch 2's code changes: what the tree holds is no longer patch 2.
+    second = copy / names[1]
+    lines = second.read_text().split("\n")
+    i = next(i for i, line in enumerate(lines) if line.startswith("+ *"))
+    lines[i] += " (changed)"
+    second.write_text("\n".join(lines))
+    rc, out = check(copy, CHECK_SERIES_FROM="3")
+    assert rc != 0
+    assert f"CHECK_SERIES_FROM=3: the check tree does not hold {names[1]} " \
+        "as it is now (run the whole check)" in out, out
+    rc, out = check(copy, CHECK_SERIES_FROM=str(len(names) + 1))
+    assert rc != 0 and "not a patch number from 1 to" in out, out

@@ -4,6 +4,7 @@ tables.  The numbers come from the bench's own computation
 closing table can never disagree."""
 
 from blkscale_bench import bootcurve as curve
+from blkscale_bench import hostload
 
 from .table import Table, fmt
 
@@ -128,7 +129,8 @@ def analyse(run, a):
             "This run names no boot curve: a sweep file with [[series]] "
             "and [[goals]] makes one (bench/sweeps/bootcurve.toml).")
         return None
-    result = curve.analyse(sweep, by_repeat(run))
+    result = curve.analyse(sweep, by_repeat(run),
+                           hostload.loaded_runs(run.meta))
     if result.series:
         a.tables["bootcurve_points"] = _points(result)
         a.tables["bootcurve_growth"] = _growth(result)

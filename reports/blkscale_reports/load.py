@@ -79,11 +79,24 @@ def _single(run_dir, summary):
     if not isinstance(topo, str) or not isinstance(variants, dict):
         raise ReportError(where, "topology.name", "missing: not a run summary")
     entries = []
-    for v, info in variants.items():
-        entries.append(Entry(topo, v, info.get("outcome", "?"),
-                             info.get("message", ""),
-                             _results(run_dir, info.get("results"), where,
-                                      f"variants.{v}.results")))
+    runs = summary.get("runs")
+    if isinstance(runs, list):
+        # `blkscale run --repeat N`: every repeat of every variant.
+        for i, r in enumerate(runs):
+            if not isinstance(r, dict) or not isinstance(r.get("variant"),
+                                                         str):
+                raise ReportError(where, f"runs[{i}].variant",
+                                  "missing or not a string")
+            entries.append(Entry(topo, r["variant"], r.get("outcome", "?"),
+                                 r.get("message", ""),
+                                 _results(run_dir, r.get("results"), where,
+                                          f"runs[{i}].results")))
+    else:
+        for v, info in variants.items():
+            entries.append(Entry(topo, v, info.get("outcome", "?"),
+                                 info.get("message", ""),
+                                 _results(run_dir, info.get("results"), where,
+                                          f"variants.{v}.results")))
     docs = [e.doc for e in entries if e.doc]
     host = (docs[0].get("host") or {}) if docs else {}
     meta = {
@@ -102,6 +115,10 @@ def _single(run_dir, summary):
                     for e in entries if e.doc},
         "vcpus": {topo: host.get("vcpus")},
     }
+    if isinstance(runs, list):
+        meta["runs"] = [{"topology": topo, "variant": r["variant"],
+                         "repeat": r.get("repeat", 1),
+                         "outcome": r.get("outcome")} for r in runs]
     names = list(variants)
     ref = "stock" if "stock" in names else names[0]
     run = Run(run_dir, "run", meta, [topo], names, ref, entries)

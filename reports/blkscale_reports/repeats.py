@@ -1,13 +1,14 @@
 """The runs of a sweep by repeat: {(topology, variant): {repeat: doc}},
 for the figures that show the spread of their repeats (error bars in
 the boot curve, the spread column of the boot points).  A sweep made
-before repeats existed, or a single launcher run, has repeat 1 only."""
+before repeats existed, or a launcher run without --repeat, has repeat 1
+only."""
 
 from blkscale_bench import hostload
 
 
 def by_repeat(run):
-    runs = (run.meta or {}).get("runs") if run.layout == "sweep" else None
+    runs = (run.meta or {}).get("runs")
     out = {}
     for i, e in enumerate(run.entries):
         if not e.doc:

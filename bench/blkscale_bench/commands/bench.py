@@ -3,7 +3,7 @@
 import os
 
 from blkscale_bench import bootcurve, bootcurve_table
-from blkscale_bench import clockfloor, cli, repeats, sweep, table
+from blkscale_bench import clockfloor, cli, hostload, repeats, sweep, table
 
 DEFAULT_SWEEP = "bench/sweeps/default.toml"
 
@@ -20,8 +20,8 @@ def print_table(run_dir):
                             clockfloor.sweep_floors(docs)):
         print(line)
     spec = manifest.get("sweep") or {}
-    for line in bootcurve_table.lines(bootcurve.analyse(spec, docs),
-                                      spec.get("variants") or []):
+    result = bootcurve.analyse(spec, docs, hostload.loaded_runs(manifest))
+    for line in bootcurve_table.lines(result, spec.get("variants") or []):
         print(line)
     print(f"manifest: {os.path.join(run_dir, 'manifest.json')}")
 

@@ -17,7 +17,7 @@ from ..libvirt import domain_xml
 from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
-from ..session import summary
+from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
 from ..session.variant import (Options, check_socket_dir, kernel_files,
@@ -57,6 +57,11 @@ def add_arguments(parser):
                         help="sample the guest kernel's vCPUs over QMP every "
                              "SECONDS (default 0.2) and write profile.txt "
                              "and profile.json per variant (QEMU backend)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="boot every variant N times, the variants' "
+                             "order reversed on every other repeat; the "
+                             "summary gives medians, spreads and ratios "
+                             f"(1 to {repeats.MAX_REPEAT}, default 1)")
     parser.add_argument("--quiet", action="store_true",
                         help="no live progress line")
 
@@ -121,6 +126,9 @@ def _raise_fd_limit(needed):
 
 
 def main(args):
+    if not 1 <= args.repeat <= repeats.MAX_REPEAT:
+        raise UsageError(f"--repeat: {args.repeat}: use 1 to "
+                         f"{repeats.MAX_REPEAT}")
     planned = prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
@@ -177,12 +185,14 @@ def main(args):
                            args.show_command, progress, args.backend,
                            args.libvirt_uri, args.profile or 0.0,
                            image_layers)
-            for variant in variants:
-                outcomes.append(run_variant(planned, variant, run_id,
-                                            run_dir / variant, opts))
-            status = worst(o.status for o in outcomes)
+            for k, variant in repeats.order(variants, args.repeat):
+                where = run_dir / repeats.out_rel(variant, k, args.repeat)
+                outcomes.append((k, run_variant(planned, variant, run_id,
+                                                where, opts)))
+            status = worst(o.status for _, o in outcomes)
             doc = summary.document(run_id, topo, accel, reason, started,
-                                   now_iso(), outcomes, status, run_dir)
+                                   now_iso(), outcomes, status, run_dir,
+                                   args.repeat)
             try:
                 path = summary.write(run_dir, doc)
             except OSError as e:

@@ -5,6 +5,7 @@ import os
 from .. import paths
 from ..results import SUMMARY_SCHEMA
 from ..results.atomic import write_json_atomic
+from . import repeats
 
 TAIL_LINES = 15
 
@@ -13,25 +14,40 @@ def _rel(path, base):
     return os.path.relpath(path, base) if path else None
 
 
-def document(run_id, topo, accel, reason, started, finished, outcomes,
-             status, run_dir):
-    variants = {}
-    for o in outcomes:
-        variants[o.variant] = {
-            "outcome": o.kind, "exit_status": o.status, "message": o.message,
-            "disks_expected": o.expected, "disks_found": o.found,
-            "boot": o.boot,
-            "steps": {s["name"]: s["verdict"] for s in o.steps},
-            "results": _rel(o.results, run_dir),
-            "console": _rel(o.console, run_dir),
-        }
+def _entry(o, run_dir):
     return {
+        "outcome": o.kind, "exit_status": o.status, "message": o.message,
+        "disks_expected": o.expected, "disks_found": o.found,
+        "boot": o.boot,
+        "steps": {s["name"]: s["verdict"] for s in o.steps},
+        "results": _rel(o.results, run_dir),
+        "console": _rel(o.console, run_dir),
+    }
+
+
+def document(run_id, topo, accel, reason, started, finished, runs,
+             status, run_dir, repeat=1):
+    """runs: [(repeat, Outcome)] in the order they ran.  One repeat: an
+    entry per variant.  Several: every run under `runs`, and per variant
+    its figures over the repeats and its ratios to the reference."""
+    doc = {
         "schema": SUMMARY_SCHEMA, "run": run_id, "started": started,
         "finished": finished,
         "topology": {"name": topo.name, "file": paths.display(topo.path)},
         "accelerator": {"name": accel, "reason": reason},
-        "exit_status": status, "variants": variants,
+        "exit_status": status,
     }
+    if repeat == 1:
+        doc["variants"] = {o.variant: _entry(o, run_dir) for _, o in runs}
+        return doc
+    names = list(dict.fromkeys(o.variant for _, o in runs))
+    ref = repeats.reference(names)
+    doc["repeat"] = repeat
+    doc["reference"] = ref
+    doc["runs"] = [dict(variant=o.variant, repeat=k, **_entry(o, run_dir))
+                   for k, o in runs]
+    doc["variants"] = {v: repeats.variant_entry(runs, v, ref) for v in names}
+    return doc
 
 
 def write(run_dir, doc):
@@ -45,19 +61,25 @@ def _seconds(value):
     return f"{value:.2f} s" if isinstance(value, (int, float)) else "-"
 
 
-def report(doc, outcomes, summary_path):
-    """Lines for stdout; console tails of failures for stderr."""
+def report(doc, runs, summary_path):
+    """Lines for stdout; console tails of failures for stderr.  runs:
+    [(repeat, Outcome)]; with several repeats every run that failed has
+    its lines, then the variants' medians and ratios."""
     out = [f"blkscale run {doc['run']}: {doc['topology']['file']}, "
            f"accelerator {doc['accelerator']['name']} "
            f"({doc['accelerator']['reason']})"]
     errs = []
-    for o in outcomes:
+    repeat = doc.get("repeat", 1)
+    for k, o in runs:
+        if repeat > 1 and o.kind == "ok":
+            continue
         if o.found:
             disks = f"disks {o.found['total']}/{o.expected['total']}"
         else:
             disks = f"disks -/{o.expected['total']}"
         boot = o.boot or {}
-        out.append(f"  {o.variant:<8} {o.kind:<14} {disks:<16} "
+        label = o.variant if repeat == 1 else f"{o.variant} #{k}"
+        out.append(f"  {label:<8} {o.kind:<14} {disks:<16} "
                    f"qemu {_seconds(boot.get('qemu_start_s'))}, "
                    f"init {_seconds(boot.get('kernel_to_init_s'))}, "
                    f"census {_seconds(boot.get('census_complete_s'))}")
@@ -71,9 +93,14 @@ def report(doc, outcomes, summary_path):
             out.append(f"           {paths.display(where)}")
         if o.tail and o.kind != "ok":
             tail = o.tail.rstrip().splitlines()[-TAIL_LINES:]
-            errs.append(f"--- {o.variant}: console tail ---")
+            errs.append(f"--- {label}: console tail ---")
             errs += tail
             errs.append("---")
+    if repeat > 1:
+        names = list(doc["variants"])
+        out.append(f"  median of {repeat} repeats [min-max, or the 95% "
+                   "interval from 5], order alternating:")
+        out += repeats.report_lines(runs, names)
     if summary_path:
         out.append(f"summary: {paths.display(summary_path)}")
     return out, errs
