@@ -51,6 +51,7 @@ def run_step(tmp_path, serials, disks=4, batch=3, extra=""):
     script.write_text(text)
     out = subprocess.run(["sh", str(script)], capture_output=True, text=True,
                          env={"PATH": "/usr/bin:/bin",
+                              "BLKSCALE_CONSOLE": str(tmp_path / "console"),
                               "BLKSCALE_FIO_BATCH": str(batch)})
     return out, json.loads(out.stdout)
 
@@ -63,6 +64,8 @@ def test_every_disk_written_and_verified_in_batches(tmp_path):
     out, raw = run_step(tmp_path, [f"s-{i}" for i in range(4)])
     assert out.returncode == 0, out.stderr
     assert len(raw["batches"]) == 2         # 3 + 1 jobs
+    assert (tmp_path / "console").read_text().startswith(
+        "blkscale: fio: batch 2 of 2 at ")
     fio = derive_fio(raw, disk_map(4), True)
     assert (fio["disks_verified"], fio["disks_failed"]) == (4, 0)
     job = fio["jobs"][3]
