@@ -3,7 +3,7 @@ tables, the fitted models and the data behind each plot."""
 
 from dataclasses import dataclass, field
 
-from . import blktests, bootcurve, fit, predict, repeats, series
+from . import blktests, bootcurve, everydisk, fit, predict, repeats, series
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -378,6 +378,11 @@ def analyse(run):
     a.bootcurve = bootcurve.analyse(run, a)
     _memory(run, a)
     a.tables["io"] = _io_table(run)
+    proven = everydisk.tables(run)
+    a.tables.update(proven)
+    if not proven:
+        a.notes["everydisk"] = "No run of this report checked disk " \
+            "identities (a census with the plan's disk groups)."
     found = blktests.tables(run)
     a.tables.update(found)
     if not found:

@@ -104,6 +104,7 @@ void census_identify(struct census *c, size_t i, const void *sector0)
 	if (!c->have_plan || (d->kind != DISK_VIRTIO && d->kind != DISK_SCSI))
 		return;
 	c->id.checked++;
+	c->id.checked_kind[d->kind]++;
 	if (!d->serial[0]) {
 		c->id.unexpected++;
 		census_fail(c, d, "serial", 0, "the disk reports no serial");
@@ -136,8 +137,10 @@ void census_identify(struct census *c, size_t i, const void *sector0)
 		check_signature(c, d, sector0);
 	if (c->failures_total != before)
 		c->id.mismatched++;
-	else
+	else {
 		c->id.ok++;
+		c->id.ok_kind[d->kind]++;
+	}
 }
 
 void census_identity_finish(struct census *c)

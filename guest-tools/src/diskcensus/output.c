@@ -73,6 +73,14 @@ static void json_identity(struct json *j, const struct census *c)
 		json_uint(j, "signatures_checked", id->signatures_checked);
 		json_uint(j, "signatures_ok", id->signatures_ok);
 		json_bool(j, "nonce_checked", c->nonce != NULL);
+		json_object_begin(j, "by_kind");
+		for (i = DISK_VIRTIO; i <= DISK_SCSI; i++) {
+			json_object_begin(j, disk_kind_names[i]);
+			json_uint(j, "checked", id->checked_kind[i]);
+			json_uint(j, "ok", id->ok_kind[i]);
+			json_object_end(j);
+		}
+		json_object_end(j);
 		/* the failures of these checks, as many as the list keeps */
 		json_array_begin(j, "bad");
 		for (i = 0; i < c->nfailures; i++) {

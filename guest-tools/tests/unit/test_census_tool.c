@@ -383,6 +383,7 @@ static void identity(void **state)
 	has("\"ok\": 4");
 	has("\"missing\": 0");
 	has("\"bad\": []");
+	has("\"virtio\": {\n        \"checked\": 2,\n        \"ok\": 2");
 
 	/* vdq claims vda's serial: one duplicate, blk-1 missing */
 	serials("blk-0\n", "blk-0\n");
