@@ -1,11 +1,12 @@
 """Real boots: every file-backed disk identified, written and verified.
 
-Two virtio-blk disks on sparse files and four SCSI disks on slices of one
-file: the census checks each disk's serial, size and the signature the
+Three virtio-blk disks on sparse files (two groups) and four SCSI disks
+on slices of one file: the census checks each disk's serial, size and the signature the
 launcher wrote into sector 0; fio writes and verifies every disk, found by
 serial; lvm builds a VG on the SCSI disks.  Then the same topology with
 one disk signed as another through the test-only switch: the census must
-fail, naming exactly that disk, and nothing else.
+fail, naming exactly that disk, and nothing else; and a disk whose
+signature carries another run's nonce (the switch on a group of one).
 """
 
 import json
@@ -32,6 +33,12 @@ hang_s = 300
 id = "vblk"
 count = 2
 size_mib = 32
+backing = "sparse"
+
+[[virtio_blk]]
+id = "one"
+count = 1
+size_mib = 16
 backing = "sparse"
 
 [[virtio_scsi]]
@@ -84,8 +91,10 @@ def test_every_disk_is_the_disk_it_should_be(variant, tmp_path):
                             {"BLKSCALE_TEST_WRONG_SIGNATURE": ""})
     doc = boot_results(out, results, "id", variant, tmp)
     ident = doc["census"]["identity"]
-    assert (ident["expected"], ident["checked"], ident["ok"]) == (6, 6, 6)
-    assert (ident["signatures_checked"], ident["signatures_ok"]) == (6, 6)
+    assert (ident["expected"], ident["checked"], ident["ok"]) == (7, 7, 7)
+    assert (ident["signatures_checked"], ident["signatures_ok"]) == (7, 7)
+    assert ident["by_kind"] == {"virtio": {"checked": 3, "ok": 3},
+                                "scsi": {"checked": 4, "ok": 4}}
     assert ident["nonce_checked"] is True and ident["bad"] == []
     assert doc["census"]["devt_scheme"]["failed"] == 0
     fio = doc["fio"]
@@ -110,10 +119,21 @@ def test_a_disk_signed_as_another_fails_the_census(variant, tmp_path):
     census = next(s for s in doc["steps"] if s["name"] == "census")
     ident = doc["census"]["identity"]
     assert (ident["ok"], ident["mismatched"], ident["signatures_ok"]) == \
-        (5, 1, 5)
+        (6, 1, 6)
     [bad] = ident["bad"]
     assert bad["serial"] == WRONG and bad["check"] == "signature"
     assert bad["problem"] == f"sector 0 is disk scsi-3, sysfs says {WRONG}"
     assert census["message"].startswith(
         f"exit 1: diskcensus: {bad['disk']} ({WRONG}): signature: ")
     assert [f["serial"] for f in doc["census"]["failures"]] == [WRONG]
+
+
+def test_a_signature_of_another_run_fails_the_census(tmp_path):
+    # the kernel has no part in this check: one variant is enough
+    out, results, _ = run("stock", tmp_path,
+                          {"BLKSCALE_TEST_WRONG_SIGNATURE": "one-0"})
+    assert out.returncode == 1, out.stdout + out.stderr
+    doc = json.loads((results / "id" / "stock" / "results.json").read_text())
+    [bad] = doc["census"]["identity"]["bad"]
+    assert (bad["serial"], bad["check"]) == ("one-0", "signature")
+    assert bad["problem"].startswith("sector 0 is from another run (nonce ")
