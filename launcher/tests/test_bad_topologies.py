@@ -14,7 +14,7 @@ from launchertest import HERE, REPO, all_files, fake_runs, run_cli
 BAD = HERE / "bad-topologies"
 CASES = sorted(p.name for p in BAD.glob("*.toml"))
 ONE_PER_KIND = ["syntax-error.toml", "string-for-integer.toml",
-                "fio-on-scsi.toml", "pci-full.toml", "memory-too-small.toml"]
+                "fio-verify-on-null.toml", "pci-full.toml", "memory-too-small.toml"]
 
 
 def rel(name):

@@ -1,4 +1,5 @@
-"""plan.env, fio.job and lvm-disks as the guest's /init reads them."""
+"""plan.env, disk-groups, fio.job, fio-disks and lvm-disks as the guest's
+/init and steps read them."""
 
 import shutil
 import subprocess
@@ -79,30 +80,72 @@ def test_plan_env(tmp_path):
     }
 
 
-def test_fio_job_uses_predicted_names(tmp_path):
+def test_fio_job_is_the_global_section(tmp_path):
     p = planned(tmp_path)
-    job = planfiles.fio_job(p.topo, p.layout.blk_names())
+    job = planfiles.fio_job(p.topo)
     assert "verify=crc32c" in job
+    assert "thread" in job.splitlines()
+    assert "size=16m" in job.splitlines()
     jobs = [line for line in job.splitlines() if line.startswith("[")]
-    assert jobs == ["[global]", "[data-0]", "[data-1]", "[data-2]",
-                    "[more-0]"]
-    files = [line for line in job.splitlines()
-             if line.startswith("filename=")]
-    assert files == ["filename=/dev/vda", "filename=/dev/vdb",
-                     "filename=/dev/vdc", "filename=/dev/vdd"]
+    assert jobs == ["[global]"]
+    assert "filename=" not in job
+
+
+def test_fio_spread_puts_io_anywhere_on_the_disk(tmp_path):
+    p = planned(tmp_path)
+    p.topo.plan.fio.spread = True
+    lines = planfiles.fio_job(p.topo).splitlines()
+    assert "size=100%" in lines and "io_size=16m" in lines
+
+
+def test_fio_disks_by_serial(tmp_path):
+    p = planned(tmp_path)
+    assert planfiles.fio_disks(p.topo) == "data-0\ndata-1\ndata-2\nmore-0\n"
+    names = p.layout.blk_names()
+    assert planfiles.fio_disk_map(p.topo, names)["data-1"] == \
+        ("data", 1, "vdb")
+
+
+def test_fio_on_scsi_disks(tmp_path):
+    path = tmp_path / "t.toml"
+    path.write_text(TOPO.replace("[plan.fio]\ndisks = 4",
+                                 '[plan.fio]\ngroups = ["s"]\ndisks = 100'))
+    p = topology.prepare(path)
+    # every disk of the group, however many were asked for
+    assert planfiles.fio_disks(p.topo).split() == [f"s-{i}" for i in range(6)]
+    assert planfiles.fio_disk_map(p.topo, p.layout.blk_names())["s-5"] == \
+        ("s", 5, None)
+    env = planfiles.plan_env(p.topo, "r", "stock")
+    assert "BLKSCALE_FIO_BATCH=256" in env
 
 
 def test_lvm_disks(tmp_path):
     p = planned(tmp_path)
-    assert planfiles.lvm_disks(p.topo, p.layout.blk_names()) == \
-        "/dev/vda\n/dev/vdb\n/dev/vdc\n/dev/vdd\n/dev/vde\n"
+    assert planfiles.lvm_disks(p.topo) == \
+        "data-0\ndata-1\ndata-2\nmore-0\nmore-1\n"
 
 
-def test_archive_holds_the_three_files(tmp_path):
+def test_nonce_is_the_runs(tmp_path):
+    p = planned(tmp_path)
+    names = ["BLKSCALE_SIGNATURE_NONCE"]
+    one = sourced(planfiles.plan_env(p.topo, "r1", "stock"), tmp_path, names)
+    again = sourced(planfiles.plan_env(p.topo, "r1", "stock"), tmp_path,
+                    names)
+    other = sourced(planfiles.plan_env(p.topo, "r2", "stock"), tmp_path,
+                    names)
+    patched = sourced(planfiles.plan_env(p.topo, "r1", "patched"), tmp_path,
+                      names)
+    assert one == again
+    assert len({one[names[0]], other[names[0]], patched[names[0]]}) == 3
+
+
+def test_archive_holds_the_plan_files(tmp_path):
     p = planned(tmp_path)
     data = planfiles.plan_archive(p.topo, p.layout, "r", "stock")
     listing = subprocess.run(["cpio", "-t", "--quiet"], input=data,
                              capture_output=True, check=True).stdout.decode()
     assert listing.split() == ["etc", "etc/blkscale", "etc/blkscale/plan.env",
+                               "etc/blkscale/disk-groups",
                                "etc/blkscale/fio.job",
+                               "etc/blkscale/fio-disks",
                                "etc/blkscale/lvm-disks"]

@@ -5,7 +5,7 @@ from dataclasses import dataclass, field
 
 from blkscale_bench import clockfloor
 
-from . import blktests, bootcurve, fit, predict, repeats, series
+from . import blktests, bootcurve, everydisk, fit, predict, repeats, series
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -401,6 +401,11 @@ def analyse(run):
     a.bootcurve = bootcurve.analyse(run, a)
     _memory(run, a)
     a.tables["io"] = _io_table(run)
+    proven = everydisk.tables(run)
+    a.tables.update(proven)
+    if not proven:
+        a.notes["everydisk"] = "No run of this report checked disk " \
+            "identities (a census with the plan's disk groups)."
     found = blktests.tables(run)
     a.tables.update(found)
     if not found:

@@ -33,6 +33,11 @@ SECTIONS = [
     ("io", "fio and LVM", None, ["io"],
      "Whether the disks carried I/O (fio) and a striped LVM volume with "
      "verified data, and how long LVM took."),
+    ("everydisk", "Every disk", None, ["everydisk", "lvm_phases"],
+     "Disks identified by the census (serial, size, and the signature in "
+     "sector 0 of file-backed disks) and written and verified by fio, over "
+     "the disks expected, per kind and kernel, with the guest time of each "
+     "step; lvm2's phase times against the number of physical volumes."),
     ("blktests", "blktests", None, ["blktests_summary", "blktests"],
      "The block layer's own regression suite on each kernel: every test "
      "side by side, regressions (passed on the reference kernel, failed on "

@@ -9,6 +9,7 @@
 
 #include "devlist.h"
 #include "diskkind.h"
+#include "disksig.h"
 #include "partitions.h"
 #include "procdevices.h"
 #include "report.h"
@@ -30,11 +31,13 @@ struct disk {
 	uint64_t sectors;	/* /sys/block/<name>/size, 512-byte units */
 	bool have_dev;		/* its dev and size attributes were read */
 	bool read_ok;
+	char serial[DISKSIG_ID_SIZE];	/* as QEMU gave it; "" if none */
 };
 
 /* One check a disk did not pass. */
 struct failure {
 	char disk[CENSUS_NAME_SIZE];
+	char serial[DISKSIG_ID_SIZE];
 	const char *check;	/* dev-node, sys-dev-block, ..., open, read */
 	int err;		/* errno, 0 when it is not a system error */
 	char detail[96];
@@ -43,6 +46,25 @@ struct failure {
 struct expectation {
 	unsigned long count;
 	const char *source;	/* "option", "environment" or "default" */
+};
+
+/* Each disk against the plan's groups: its serial, size and signature. */
+struct identity {
+	size_t checked;		/* virtio and SCSI disks compared */
+	size_t ok;
+	size_t mismatched;	/* size, kind or signature not the serial's */
+	size_t missing;		/* planned serials no disk reported */
+	size_t duplicated;	/* disks whose serial another disk has */
+	size_t unexpected;	/* no serial, or one the plan does not have */
+	size_t signatures_checked, signatures_ok;
+	size_t checked_kind[DISK_KINDS], ok_kind[DISK_KINDS];
+};
+
+/* dev_t against the numbers the driver gives a disk of that name. */
+struct devt_scheme {
+	size_t checked, ok, failed;
+	size_t sd_beyond_256;		/* sd disks with a name index >= 256 */
+	size_t sd_beyond_256_ok;	/* ... whose dev_t and node work */
 };
 
 struct census {
@@ -60,6 +82,12 @@ struct census {
 	struct partitions parts;
 	struct devlist_summary devs;	/* disks of the counted kinds */
 	size_t devt_duplicates;	/* in /sys/block and in /proc/partitions */
+
+	struct diskplan plan;	/* the plan's disk groups, if given */
+	bool have_plan;
+	const char *nonce;	/* the run's signature nonce, or NULL */
+	struct identity id;
+	struct devt_scheme scheme;
 
 	size_t read_ok, read_failed, consistency_errors;
 	struct failure *failures;
@@ -83,6 +111,14 @@ int census_scan(struct census *c);
 
 /* verify.c: dev_t uniqueness, the three views of each disk, reads. */
 void census_verify(struct census *c);
+
+/* identity.c: serials, sizes, signatures, and the drivers' dev_t. */
+bool census_identity_check(const char *check);
+void census_read_serial(struct census *c, struct disk *d);
+void census_identify(struct census *c, size_t i, const void *sector0);
+void census_identity_finish(struct census *c);
+void census_devt_scheme(struct census *c, const struct disk *d);
+int census_write_serial_map(const struct census *c, const char *path);
 
 /* output.c */
 void census_print_json(struct census *c);

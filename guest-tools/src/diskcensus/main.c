@@ -26,6 +26,7 @@ static struct {
 	unsigned long expect[DISK_OTHER];
 	unsigned long max_failures;
 	const char *sysfs, *proc, *dev;
+	const char *groups, *nonce, *serial_map;
 } cfg = {
 	.expect = { NOT_GIVEN, NOT_GIVEN, NOT_GIVEN },
 	.max_failures = 32,
@@ -55,6 +56,12 @@ static const struct opt options[] = {
 	OPT_BOOL("no-read", 0, &cfg.no_read, "do not read the disks"),
 	OPT_NUM("max-failures", 0, &cfg.max_failures, "N",
 		"failures listed one by one, 32 by default (all are counted)", 0, 100000),
+	OPT_STR("groups", 0, &cfg.groups, "FILE",
+		"the plan's disk groups, 'id kind disks sectors signed' a line: check every disk's serial, size and signature"),
+	OPT_STR("nonce", 0, &cfg.nonce, "HEX",
+		"the run's signature nonce (default: $BLKSCALE_SIGNATURE_NONCE)"),
+	OPT_STR("serial-map", 0, &cfg.serial_map, "FILE",
+		"write 'serial name' of every disk with a serial to FILE"),
 	OPT_STR("sysfs-root", 0, &cfg.sysfs, "DIR", "where sysfs is (/sys)"),
 	OPT_STR("proc-root", 0, &cfg.proc, "DIR", "where procfs is (/proc)"),
 	OPT_STR("dev-root", 0, &cfg.dev, "DIR",
@@ -95,6 +102,32 @@ static int expectations(struct census *c)
 	return 0;
 }
 
+static int load_groups(struct census *c)
+{
+	char err[160], *text;
+	long len;
+
+	if (!cfg.groups)
+		return 0;
+	len = procdev_read_file(cfg.groups, &text);
+	if (len < 0) {
+		fprintf(stderr, "diskcensus: %s: %s\n", cfg.groups,
+			strerror((int)-len));
+		return -1;
+	}
+	if (diskplan_parse(text, &c->plan, err, sizeof(err))) {
+		fprintf(stderr, "diskcensus: %s: %s\n", cfg.groups, err);
+		free(text);
+		return -1;
+	}
+	free(text);
+	c->have_plan = true;
+	c->nonce = cfg.nonce ? cfg.nonce : getenv("BLKSCALE_SIGNATURE_NONCE");
+	if (c->nonce && !c->nonce[0])
+		c->nonce = NULL;
+	return 0;
+}
+
 static void read_uptime(struct census *c)
 {
 	char path[PATH_MAX], text[128];
@@ -126,7 +159,7 @@ int main(int argc, char **argv)
 			     options, argc, argv);
 	if (ret != OPT_MAIN_GO)
 		return ret;
-	if (expectations(&c))
+	if (expectations(&c) || load_groups(&c))
 		return 2;
 	c.paths.sysfs = cfg.sysfs;
 	c.paths.proc = cfg.proc;
@@ -137,8 +170,12 @@ int main(int argc, char **argv)
 			    sizeof(*c.failures));
 	if (!c.failures)
 		report_error(&c.rep, "out of memory");
-	else if (!census_scan(&c))
+	else if (!census_scan(&c)) {
 		census_verify(&c);
+		if (cfg.serial_map && (ret = census_write_serial_map(&c, cfg.serial_map)))
+			report_error(&c.rep, "%s: %s", cfg.serial_map,
+				     strerror(-ret));
+	}
 	c.duration_s = (double)(now_ns() - t0) / 1e9;
 	read_uptime(&c);
 

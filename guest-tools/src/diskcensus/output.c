@@ -53,6 +53,60 @@ static void json_majors(struct json *j, const struct census *c)
 	json_array_end(j);
 }
 
+static void json_identity(struct json *j, const struct census *c)
+{
+	const struct identity *id = &c->id;
+	const struct failure *f;
+	size_t i;
+
+	if (!c->have_plan) {
+		json_null(j, "identity");
+	} else {
+		json_object_begin(j, "identity");
+		json_uint(j, "expected", c->plan.total);
+		json_uint(j, "checked", id->checked);
+		json_uint(j, "ok", id->ok);
+		json_uint(j, "mismatched", id->mismatched);
+		json_uint(j, "missing", id->missing);
+		json_uint(j, "duplicated", id->duplicated);
+		json_uint(j, "unexpected", id->unexpected);
+		json_uint(j, "signatures_checked", id->signatures_checked);
+		json_uint(j, "signatures_ok", id->signatures_ok);
+		json_bool(j, "nonce_checked", c->nonce != NULL);
+		json_object_begin(j, "by_kind");
+		for (i = DISK_VIRTIO; i <= DISK_SCSI; i++) {
+			json_object_begin(j, disk_kind_names[i]);
+			json_uint(j, "checked", id->checked_kind[i]);
+			json_uint(j, "ok", id->ok_kind[i]);
+			json_object_end(j);
+		}
+		json_object_end(j);
+		/* the failures of these checks, as many as the list keeps */
+		json_array_begin(j, "bad");
+		for (i = 0; i < c->nfailures; i++) {
+			f = &c->failures[i];
+			if (!census_identity_check(f->check) ||
+			    !strcmp(f->check, "devt-scheme"))
+				continue;
+			json_object_begin(j, NULL);
+			json_string(j, "disk", f->disk);
+			json_string(j, "serial", f->serial);
+			json_string(j, "check", f->check);
+			json_string(j, "problem", f->detail);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_object_end(j);
+	}
+	json_object_begin(j, "devt_scheme");
+	json_uint(j, "checked", c->scheme.checked);
+	json_uint(j, "ok", c->scheme.ok);
+	json_uint(j, "failed", c->scheme.failed);
+	json_uint(j, "sd_beyond_256", c->scheme.sd_beyond_256);
+	json_uint(j, "sd_beyond_256_ok", c->scheme.sd_beyond_256_ok);
+	json_object_end(j);
+}
+
 static void json_failures(struct json *j, const struct census *c)
 {
 	const struct failure *f;
@@ -64,6 +118,7 @@ static void json_failures(struct json *j, const struct census *c)
 		f = &c->failures[i];
 		json_object_begin(j, NULL);
 		json_string(j, "disk", f->disk);
+		json_string(j, "serial", f->serial[0] ? f->serial : NULL);
 		json_string(j, "check", f->check);
 		json_string(j, "detail", f->detail);
 		if (f->err) {
@@ -132,6 +187,7 @@ void census_print_json(struct census *c)
 	json_uint(&j, "read_ok", c->read_ok);
 	json_uint(&j, "read_failed", c->read_failed);
 	json_uint(&j, "consistency_errors", c->consistency_errors);
+	json_identity(&j, c);
 	json_failures(&j, c);
 	json_double(&j, "uptime_s", c->uptime_s);
 	json_double(&j, "duration_s", c->duration_s);
@@ -163,6 +219,14 @@ void census_print_human(const struct census *c)
 	}
 	printf("reads: %zu ok, %zu failed; consistency errors: %zu\n",
 	       c->read_ok, c->read_failed, c->consistency_errors);
+	if (c->have_plan)
+		printf("identity: %zu of %lu planned disks ok; %zu mismatched, %zu missing, %zu duplicated, %zu unexpected; signatures %zu/%zu\n",
+		       c->id.ok, c->plan.total, c->id.mismatched, c->id.missing,
+		       c->id.duplicated, c->id.unexpected, c->id.signatures_ok,
+		       c->id.signatures_checked);
+	printf("dev_t scheme: %zu of %zu disks as their driver numbers them; %zu sd disks beyond 256, %zu of them working\n",
+	       c->scheme.ok, c->scheme.checked, c->scheme.sd_beyond_256,
+	       c->scheme.sd_beyond_256_ok);
 	for (i = 0; i < c->nfailures; i++) {
 		f = &c->failures[i];
 		printf("  %s: %s: %s%s%s\n", f->disk, f->check, f->detail,

@@ -170,6 +170,7 @@ int census_scan(struct census *c)
 		read_attrs(c, d);
 		d->kind = disk_kind_of(&dk, d->name, d->major, d->kind_why,
 				       sizeof(d->kind_why));
+		census_read_serial(c, d);
 		c->found[d->kind]++;
 	}
 	if (errno)

@@ -29,12 +29,13 @@ void census_fail(struct census *c, const struct disk *d, const char *check,
 	c->failures_total++;
 	if (!strcmp(check, "open") || !strcmp(check, "read"))
 		c->read_failed++;
-	else if (strcmp(check, "devt-unique"))
+	else if (strcmp(check, "devt-unique") && !census_identity_check(check))
 		c->consistency_errors++;
 	if (c->nfailures >= c->max_failures)
 		return;
 	f = &c->failures[c->nfailures++];
 	snprintf(f->disk, sizeof(f->disk), "%s", d->name);
+	snprintf(f->serial, sizeof(f->serial), "%s", d->serial);
 	f->check = check;
 	f->err = err;
 	va_start(ap, fmt);
@@ -184,18 +185,29 @@ static void check_expectations(struct census *c)
 				     c->expect[k].count);
 }
 
-/* One line for all per-disk failures, naming the first: it ends stderr. */
+/*
+ * One line for all per-disk failures, naming the first first (it ends
+ * stderr, so it is the step's message, and may be cut at its end).
+ */
 static void summarise_failures(struct census *c)
 {
 	const struct failure *f = c->nfailures ? &c->failures[0] : NULL;
+	const struct identity *id = &c->id;
+	char who[2 * DISKSIG_ID_SIZE + 4] = "?";
 
 	if (!c->failures_total && !c->devt_duplicates)
 		return;
+	if (f && f->serial[0] && strcmp(f->serial, f->disk))
+		snprintf(who, sizeof(who), "%s (%s)", f->disk, f->serial);
+	else if (f)
+		snprintf(who, sizeof(who), "%s", f->disk);
 	report_error(&c->rep,
-		     "%zu disks failed the read, %zu consistency errors, %zu repeated dev_t (first: %s: %s: %s%s%s)",
+		     "%s: %s: %s%s%s; %zu failed reads, %zu consistency errors, %zu repeated dev_t, identity %zu mismatched %zu missing %zu duplicated %zu unexpected, %zu off the dev_t scheme",
+		     who, f ? f->check : "?", f ? f->detail : "",
+		     f && f->err ? ": " : "", f && f->err ? strerror(f->err) : "",
 		     c->read_failed, c->consistency_errors, c->devt_duplicates,
-		     f ? f->disk : "?", f ? f->check : "?", f ? f->detail : "",
-		     f && f->err ? ": " : "", f && f->err ? strerror(f->err) : "");
+		     id->mismatched, id->missing, id->duplicated,
+		     id->unexpected, c->scheme.failed);
 }
 
 void census_verify(struct census *c)
@@ -222,8 +234,13 @@ void census_verify(struct census *c)
 			if (d->read_ok)
 				c->read_ok++;
 		}
+		if (census_counted(d)) {
+			census_identify(c, i, d->read_ok ? buf : NULL);
+			census_devt_scheme(c, d);
+		}
 	}
 	free(buf);
+	census_identity_finish(c);
 	check_expectations(c);
 	summarise_failures(c);	/* last: the step's message is stderr's last line */
 }

@@ -4,7 +4,10 @@
  * sysfs, proc and dev trees given with --sysfs-root, --proc-root and
  * --dev-root, with --no-read so no real device is opened: expectations
  * from the environment and from options, each consistency check failing
- * once, repeated dev_ts, and the exit status that goes with each.
+ * once, repeated dev_ts, every disk's identity (serial, size) against the
+ * plan's groups, dev_ts off their driver's numbering, and the exit status
+ * that goes with each.  sdiw is sd's disk 256, the first beyond the 16 sd
+ * majors' first minors: 8:256.
  * Device nodes need mknod: without it the tests are skipped.
  */
 #include <errno.h>
@@ -59,6 +62,32 @@ static void put(const char *rel, const char *text)
 		fail_msg("%s: %s", path, strerror(errno));
 	fputs(text, f);
 	fclose(f);
+}
+
+static void put_bytes(const char *rel, const void *data, size_t len)
+{
+	char path[PATH_LEN];
+	FILE *f;
+
+	path_of(path, rel);
+	f = fopen(path, "w");
+	if (!f)
+		fail_msg("%s: %s", path, strerror(errno));
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+/* A SCSI disk's unit serial number VPD page, as sysfs gives it. */
+static void vpd80(const char *disk, const char *serial)
+{
+	unsigned char page[64] = { 0, 0x80, 0, 0 };
+	char rel[128];
+	size_t n = strlen(serial);
+
+	page[3] = (unsigned char)n;
+	memcpy(page + 4, serial, n);
+	snprintf(rel, sizeof(rel), "sys/block/%s/device/vpd_pg80", disk);
+	put_bytes(rel, page, 4 + n);
 }
 
 static void link_to(const char *rel, const char *target)
@@ -117,7 +146,7 @@ static const char partitions[] =
 	" 254        0      65536 vda\n"
 	" 254      256      65536 vdq\n"
 	"   8        0      65536 sda\n"
-	"   8      256      65536 sdq\n";
+	"   8      256      65536 sdiw\n";
 
 /* Two virtio disks and two on virtio-scsi, all consistent. */
 static int setup(void **state)
@@ -154,7 +183,7 @@ static int setup(void **state)
 	disk("vda", 254, 0, "virtio1", "virtio_blk");
 	disk("vdq", 254, 256, "virtio2", "virtio_blk");
 	disk("sda", 8, 0, "0:0:0:0", "sd");
-	disk("sdq", 8, 256, "0:0:0:1", "sd");
+	disk("sdiw", 8, 256, "0:0:0:1", "sd");
 	return 0;
 }
 
@@ -262,16 +291,16 @@ static void inconsistent_views(void **state)
 	(void)state;
 	need_tool_and_tree();
 	assert_int_equal(node("vda", 254, 16), 0);
-	link_to("sys/dev/block/8:0", "../../block/sdq");
+	link_to("sys/dev/block/8:0", "../../block/sdiw");
 	put("proc/partitions", "major minor  #blocks  name\n\n"
 	    " 254        0      65536 vda\n"
 	    " 254      256      65535 vdq\n"
-	    "   8      256      65536 sdq\n");
+	    "   8      256      65536 sdiw\n");
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     NULL), 1);
 	has("\"consistency_errors\": 4");
 	has("is 254:16, sysfs says 254:0");
-	has("8:0 leads to sdq");
+	has("8:0 leads to sdiw");
 	has("8:0 not listed");
 	has("65535 KiB listed, sysfs size is 131072 sectors");
 	has("\"ok\": false");
@@ -280,14 +309,14 @@ static void inconsistent_views(void **state)
 	assert_int_equal(node("vda", 254, 0), 0);
 	link_to("sys/dev/block/8:0", "../../block/sda");
 	put("proc/partitions", partitions);
-	path_of(path, "dev/sdq");
+	path_of(path, "dev/sdiw");
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     NULL), 1);
 	has("\"consistency_errors\": 1");
 	has("\"check\": \"dev-node\"");
 	has("\"error\": \"No such file or directory\"");
-	assert_int_equal(node("sdq", 8, 256), 0);
+	assert_int_equal(node("sdiw", 8, 256), 0);
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     NULL), 0);
 }
@@ -296,13 +325,13 @@ static void repeated_devt(void **state)
 {
 	(void)state;
 	need_tool_and_tree();
-	put("sys/block/sdq/dev", "8:0\n");
+	put("sys/block/sdiw/dev", "8:0\n");
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     NULL), 1);
 	has("\"devt_unique\": false");
 	has("\"devt_duplicates\": 1");
 	has("8:0 is also sda");
-	put("sys/block/sdq/dev", "8:256\n");
+	put("sys/block/sdiw/dev", "8:256\n");
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     NULL), 0);
 }
@@ -323,6 +352,100 @@ static void broken_files(void **state)
 	put("sys/block/vda/dev", "254:0\n");
 }
 
+#define PLAN_OK "blk virtio_blk 2 131072 0\nsan virtio_scsi 2 131072 0\n"
+#define BOTH "BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2"
+
+static void serials(const char *vda, const char *vdq)
+{
+	put("sys/block/vda/serial", vda);
+	put("sys/block/vdq/serial", vdq);
+	vpd80("sda", "san-0");
+	vpd80("sdiw", "san-1");
+}
+
+static int run_plan(const char *groups)
+{
+	char extra[PATH_LEN + 64], path[PATH_LEN];
+
+	put("groups", groups);
+	path_of(path, "groups");
+	snprintf(extra, sizeof(extra), "--groups %s", path);
+	return run(BOTH, extra);
+}
+
+static void identity(void **state)
+{
+	(void)state;
+	need_tool_and_tree();
+	serials("blk-0\n", "blk-1\n");
+	assert_int_equal(run_plan(PLAN_OK), 0);
+	has("\"checked\": 4");
+	has("\"ok\": 4");
+	has("\"missing\": 0");
+	has("\"bad\": []");
+	has("\"virtio\": {\n        \"checked\": 2,\n        \"ok\": 2");
+
+	/* vdq claims vda's serial: one duplicate, blk-1 missing */
+	serials("blk-0\n", "blk-0\n");
+	assert_int_equal(run_plan(PLAN_OK), 1);
+	has("\"duplicated\": 1");
+	has("\"missing\": 1");
+	has("blk-0 is also the serial of vda");
+	has("no disk has serial blk-1");
+	has("diskcensus: vdq (blk-0): serial: blk-0 is also the serial of vda");
+
+	/* a serial the plan does not have, and a SCSI disk without one */
+	serials("blk-0\n", "blk-7\n");
+	put("sys/block/sdiw/device/vpd_pg80", "");
+	assert_int_equal(run_plan(PLAN_OK), 1);
+	has("\"unexpected\": 2");
+	has("blk-7 is not a disk of the plan");
+	has("the disk reports no serial");
+
+	/* the size is not the group's; a virtio serial on a SCSI disk */
+	serials("blk-0\n", "blk-1\n");
+	vpd80("sdiw", "blk-1");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "san virtio_scsi 2 262144 0\n"), 1);
+	has("\"mismatched\": 2");
+	has("\"duplicated\": 1");
+	has("san-0 has 131072 sectors, its group 262144");
+	has("blk-1 is a scsi disk, group blk is virtio_blk");
+	vpd80("sdiw", "san-1");
+
+	/* a groups file that is not one: one line, exit 2 */
+	assert_int_equal(run_plan("blk virtio_blk two 131072 0\n"), 2);
+	has("line 1: not 'id kind disks sectors signed'");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\nblk virtio_blk 2 131072 0\n"), 2);
+	has("line 2: group blk listed twice");
+}
+
+/* sda on sd's second major would be disk 16's place, not disk 0's. */
+static void devt_scheme(void **state)
+{
+	(void)state;
+	need_tool_and_tree();
+	assert_int_equal(run(BOTH, NULL), 0);
+	has("\"sd_beyond_256\": 1");
+	has("\"sd_beyond_256_ok\": 1");
+	put("sys/block/sdiw/dev", "259:0\n");
+	link_to("sys/dev/block/259:0", "../../block/sdiw");
+	assert_int_equal(node("sdiw", 259, 0), 0);
+	put("proc/partitions", "major minor  #blocks  name\n\n"
+	    " 254        0      65536 vda\n"
+	    " 254      256      65536 vdq\n"
+	    "   8        0      65536 sda\n"
+	    " 259        0      65536 sdiw\n");
+	assert_int_equal(run(BOTH, NULL), 1);
+	has("\"consistency_errors\": 0");
+	has("sdiw is 259:0, sd gives sdiw 8:256");
+	has("\"sd_beyond_256_ok\": 0");
+	put("sys/block/sdiw/dev", "8:256\n");
+	assert_int_equal(node("sdiw", 8, 256), 0);
+	put("proc/partitions", partitions);
+	assert_int_equal(run(BOTH, NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -331,6 +454,8 @@ int main(void)
 		cmocka_unit_test(inconsistent_views),
 		cmocka_unit_test(repeated_devt),
 		cmocka_unit_test(broken_files),
+		cmocka_unit_test(identity),
+		cmocka_unit_test(devt_scheme),
 	};
 
 	return cmocka_run_group_tests_name("census_tool", tests, setup,

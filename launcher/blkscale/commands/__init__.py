@@ -5,10 +5,12 @@ could not be started with it.
 """
 
 from .. import topology
+from ..machine.diskroom import check_disk_room
 from ..qemu import argv
 
 
 def prepare(path, accel="tcg"):
     planned = topology.prepare(path, accel)
     argv.check_size(planned)
+    check_disk_room(planned.topo)
     return planned

@@ -4,6 +4,7 @@ import json
 
 from .. import paths
 from ..guestlink import layers, planfiles
+from ..machine import diskroom
 from ..machine.guest import kernel_cmdline
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
@@ -65,7 +66,8 @@ def _majors(topo):
         ext = max(0, sd - 256)
         notes.append(f"sd: {min(sd, 256)} disks on the 16 sd majors "
                      f"({SD_MAJORS}), 16 minors each"
-                     + (f"; {ext} more on blkext (259) minors" if ext else ""))
+                     + (f"; {ext} more with minors above 255 on the same "
+                        "majors (sd_probe)" if ext else ""))
     if topo.expected["virtio"]:
         notes.append(f"virtio_blk: {topo.expected['virtio']} disks on one "
                      "dynamic major (virtblk), 16 minors per disk")
@@ -119,15 +121,19 @@ def _describe(planned):
         "io_space": {"used": res.io_used, "available": IO_SPACE,
                      "bridges_with_legacy": res.io_bridges},
         "host": {"fds": res.fds, "fd_hard_limit": res.fd_limit,
-                 "argv_bytes": res.argv_bytes, "argv_limit": res.argv_limit},
+                 "argv_bytes": res.argv_bytes, "argv_limit": res.argv_limit,
+                 "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB},
         "memory": {"estimate_mib": round(res.memory_kib / 1024, 1),
                    "parts_mib": {k: round(v / 1024, 1)
                                  for k, v in res.memory_parts.items()}},
         "majors": _majors(topo),
         "plan": {"steps": topo.plan.steps, "settle_s": topo.plan.settle_s,
                  "args": topo.plan.args,
-                 "fio_disks": [names[(g.id, i)] for g, i in topo.fio_disks],
-                 "lvm_disks": [names[(g.id, i)] for g, i in topo.lvm_disks],
+                 # predicted names, serials where the guest finds them
+                 "fio_disks": [names.get((g.id, i), f"{g.id}-{i}")
+                               for g, i in topo.fio_disks],
+                 "lvm_disks": [names.get((g.id, i), f"{g.id}-{i}")
+                               for g, i in topo.lvm_disks],
                  "env": planfiles.plan_env(topo, "RUN", "VARIANT")},
     }
 
@@ -189,7 +195,9 @@ def _text(planned, desc, all_buses):
               f"host: QEMU needs about {h['fds']} file descriptors (hard "
               f"limit {h['fd_hard_limit']}); command line "
               f"{h['argv_bytes'] // 1024} KiB of "
-              f"{h['argv_limit'] // 1024} KiB",
+              f"{h['argv_limit'] // 1024} KiB"
+              + (f"; file-backed disks write about {h['disk_mib']} MiB "
+                 "into TMPDIR" if h["disk_mib"] else ""),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
               + ", ".join(f"{k} {v:.0f}" for k, v in

@@ -46,6 +46,8 @@ def derive_fio(raw, disk_map, verify):
     """
     if not isinstance(raw, dict):
         return None
+    if "batches" in raw:
+        raw = _merge_batches(raw)
     # Directions each rw= value asks for (an ":N" suffix is an offset).
     wants = {"read": ("read",), "randread": ("read",),
              "write": ("write",), "randwrite": ("write",),
@@ -57,7 +59,12 @@ def derive_fio(raw, disk_map, verify):
         name = job.get("jobname", "")
         group, index, disk = disk_map.get(name, (None, None, None))
         opts = dict(options, **(job.get("job options") or {}))
+        # the disk the guest found by serial, where fio names it
+        filename = str(opts.get("filename") or "")
+        if filename.startswith("/dev/"):
+            disk = filename[len("/dev/"):]
         entry = {"job": name, "group": group, "index": index, "disk": disk,
+                 "serial": name if name in disk_map else None,
                  "error": job.get("error", 0)}
         for rw in ("read", "write"):
             stats = job.get(rw) or {}
@@ -89,10 +96,37 @@ def derive_fio(raw, disk_map, verify):
         entry["problems"] = problems
         jobs.append(entry)
     ok = sum(1 for j in jobs if j["ok"])
+    # every planned disk: one without a job (not found by serial, or its
+    # batch did not run) failed too
+    ran = {j["job"] for j in jobs}
+    not_run = sorted(set(disk_map) - ran)
     return {"fio_version": raw.get("fio version"),
             "verify": bool(jobs) and all(j["verified"] for j in jobs),
             "disks": len(jobs), "ok": ok, "failed": len(jobs) - ok,
+            "disks_expected": len(disk_map) or len(jobs),
+            "disks_verified": sum(1 for j in jobs
+                                  if j["ok"] and j["verified"]),
+            "disks_failed": len(jobs) - ok + len(not_run),
+            "not_run": not_run[:NOT_RUN_LISTED],
+            "batches": raw.get("batches_run"),
+            "wall_s": raw.get("wall_s"),
             "jobs": jobs}
+
+
+# Planned disks without a fio job, listed by serial (all are counted).
+NOT_RUN_LISTED = 32
+
+
+def _merge_batches(raw):
+    """The fio step's batches as one fio document: the jobs of every
+    batch, the global options of the first (they are all the same)."""
+    batches = [b for b in raw.get("batches") or [] if isinstance(b, dict)]
+    first = batches[0] if batches else {}
+    return {"fio version": first.get("fio version"),
+            "global options": first.get("global options") or {},
+            "jobs": [j for b in batches for j in b.get("jobs") or []
+                     if isinstance(j, dict)],
+            "batches_run": len(batches), "wall_s": raw.get("wall_s")}
 
 
 def _fio_bytes(value):

@@ -22,6 +22,7 @@ from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
 from ..guestlink import cpio, planfiles
 from ..guestlink.channel import ChannelError, ResultsParser
 from ..guestlink.console import ConsoleWatcher
+from ..machine import signatures
 from ..machine.disks import image_files
 from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
                               GuestTimeout, MachineError, QemuDied)
@@ -123,11 +124,13 @@ def kernel_files(variant):
     return bzimage, base, release
 
 
-def _make_images(planned, files):
+def _make_images(planned, files, nonce):
     os.makedirs(files.disks, exist_ok=True)
     for path, size in image_files(planned, files):
         with open(path, "wb") as f:
             f.truncate(size)
+    signatures.write_signatures(planned.topo, files, nonce,
+                                signatures.wrong_signature_serial())
 
 
 def _drain(handle, sink):
@@ -265,7 +268,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         archive = planfiles.plan_archive(topo, planned.layout, run_id,
                                          variant)
         cpio.concatenate([base, *opts.layers], archive, files.initrd)
-        _make_images(planned, files)
+        _make_images(planned, files, signatures.run_nonce(run_id, variant))
         names = planned.layout.blk_names()
         ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)
         ctx.backend = opts.backend

@@ -141,7 +141,8 @@ def _check_diskless(topo):
 
 
 def _selected_groups(topo, section, names, default):
-    """The virtio_blk groups a step may use; SCSI names are not stable."""
+    """The disk groups a step may use: the guest finds disks by serial,
+    so groups of every kind."""
     if not names:
         return default
     groups = []
@@ -150,11 +151,6 @@ def _selected_groups(topo, section, names, default):
         group = topo.group(gid)
         if group is None:
             raise TopologyError(topo.path, field, f'no disk group "{gid}"')
-        if group.kind != "virtio_blk":
-            raise TopologyError(topo.path, field, f'"{gid}" is a virtio_scsi '
-                                "group; the guest names SCSI disks in "
-                                "asynchronous probe order, so only virtio_blk "
-                                "groups can be named in advance")
         groups.append(group)
     return groups
 
@@ -162,7 +158,7 @@ def _selected_groups(topo, section, names, default):
 def _first_disks(groups, limit):
     disks = []
     for group in groups:
-        for index in range(group.count):
+        for index in range(group.disks):
             if len(disks) == limit:
                 return disks
             disks.append((group, index))
@@ -171,10 +167,11 @@ def _first_disks(groups, limit):
 
 def _choose_fio_disks(topo):
     fio = topo.plan.fio
-    groups = _selected_groups(topo, "fio", fio.groups, topo.blk_groups)
+    groups = _selected_groups(topo, "fio", fio.groups,
+                              topo.blk_groups or topo.pci_groups)
     if not groups:
         raise TopologyError(topo.path, "plan.steps", "step fio needs at least "
-                            "one virtio_blk disk group")
+                            "one virtio_blk or virtio_scsi disk group")
     disks = _first_disks(groups, fio.disks)
     null = [g for g in {id(g): g for g, _ in disks}.values()
             if not g.file_backed]
@@ -196,7 +193,8 @@ def _choose_fio_disks(topo):
 
 def _choose_lvm_disks(topo):
     lvm = topo.plan.lvm
-    backed = [g for g in topo.blk_groups if g.file_backed]
+    backed = [g for g in list(topo.blk_groups) + list(topo.scsi_groups)
+              if g.file_backed]
     groups = _selected_groups(topo, "lvm", lvm.groups, backed)
     for i, group in enumerate(groups):
         if not group.file_backed:
@@ -206,7 +204,7 @@ def _choose_lvm_disks(topo):
                                 "backing")
     if not groups:
         raise TopologyError(topo.path, "plan.steps", "step lvm needs a "
-                            "virtio_blk group with sparse or slice backing")
+                            "disk group with sparse or slice backing")
     topo.lvm_disks = _first_disks(groups, lvm.disks)
 
 

@@ -140,6 +140,8 @@ class Fio:
     iodepth: int
     ioengine: str
     verify: object          # bool or "auto"
+    batch: int = 256
+    spread: bool = False
 
 
 @dataclass

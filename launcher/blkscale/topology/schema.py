@@ -338,10 +338,21 @@ NULL_BLK = Table({
 
 _GROUP_LIST = List(Str(pattern=ID_PATTERN))
 
+# fio and lvm find their disks by serial in the guest, so any group and
+# any number of disks; the topology's own disk count is the real bound.
+MAX_STEP_DISKS = 1 << 20
+
 FIO = Table({
     "groups": Field(_GROUP_LIST, [],
-                    doc="virtio_blk groups to use (default: all)"),
-    "disks": Field(Int(1, 4096), 4, doc="at most this many disks"),
+                    doc="disk groups to use, of any kind (default: every "
+                        "virtio_blk group, else every group)"),
+    "disks": Field(Int(1, MAX_STEP_DISKS), 4,
+                   doc="at most this many disks"),
+    "batch": Field(Int(1, 4096), 256,
+                   doc="disks (fio jobs) per fio invocation"),
+    "spread": Field(Bool(), False,
+                    doc="size_mib of I/O at offsets across the whole disk "
+                        "instead of its first size_mib"),
     "rw": Field(Str(choices=("read", "write", "randread", "randwrite",
                              "rw", "randrw")), "randrw", doc="fio rw="),
     "bs": Field(Str(pattern="[1-9][0-9]{0,6}[kKmM]?"), "4k", doc="fio bs="),
@@ -356,8 +367,10 @@ FIO = Table({
 
 LVM = Table({
     "groups": Field(_GROUP_LIST, [],
-                    doc="virtio_blk groups to use (default: all file-backed)"),
-    "disks": Field(Int(1, 4096), 4, doc="at most this many disks"),
+                    doc="file-backed groups of any kind to use (default: "
+                        "every file-backed group, virtio_blk first)"),
+    "disks": Field(Int(1, MAX_STEP_DISKS), 4,
+                   doc="at most this many disks (physical volumes)"),
 })
 
 # A blktests test ("block/001") or group ("block"), as ./check takes them.
