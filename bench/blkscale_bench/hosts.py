@@ -12,11 +12,11 @@ the launcher's `hosts check`, asked when the sweep starts.
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
+from blkscale.libvirt import uri as uri_form
+
 from .errors import BenchError
 from .tablekeys import check_keys
 
-TRANSPORTS = ("", "unix", "ssh", "libssh", "libssh2", "tcp", "tls")
-PATHS = ("/system", "/session")
 MAX_SLOTS = 64
 HOST_KEYS = ("uri", "slots")
 
@@ -28,32 +28,10 @@ class Host:
 
 
 def check_uri(uri, where, fieldname):
-    """A qemu driver URI libvirt can connect to, or BenchError."""
-    if not isinstance(uri, str) or not uri:
-        raise BenchError(where, fieldname, "must be a libvirt URI such as "
-                         "qemu:///system or qemu+ssh://user@host/system")
-    if any(c.isspace() for c in uri):
-        raise BenchError(where, fieldname, f"{uri!r}: a URI has no spaces")
-    parts = urlsplit(uri)
-    driver, _, transport = parts.scheme.partition("+")
-    if driver != "qemu":
-        raise BenchError(where, fieldname, f"{uri!r}: not a QEMU driver URI "
-                         "(qemu:// or qemu+TRANSPORT://)")
-    if transport not in TRANSPORTS:
-        raise BenchError(where, fieldname, f"{uri!r}: unknown transport "
-                         f"{transport!r} (known: "
-                         + ", ".join(t for t in TRANSPORTS if t) + ")")
-    if parts.path not in PATHS:
-        raise BenchError(where, fieldname, f"{uri!r}: path must be /system "
-                         "or /session")
-    query = parse_qs(parts.query)
-    if "socket" in query and transport != "unix":
-        raise BenchError(where, fieldname, f"{uri!r}: socket= needs the "
-                         "qemu+unix transport")
-    if transport in ("ssh", "libssh", "libssh2", "tcp", "tls") and \
-            not parts.hostname:
-        raise BenchError(where, fieldname, f"{uri!r}: the {transport} "
-                         "transport needs a host name")
+    """A QEMU driver URI libvirt can connect to, or BenchError."""
+    wrong = uri_form.problem(uri)
+    if wrong:
+        raise BenchError(where, fieldname, wrong)
     return uri
 
 
