@@ -151,11 +151,11 @@ class HostRunner:
         if status in GUEST_STATUSES or entry["outcome"] in (
                 "interrupted", "killed"):
             return None
-        if entry["outcome"] == LAUNCH_FAILURE:
-            return f"a domain could not start: {entry['message']}"
         facts = launch.hosts_check([uri])[uri]
         if not facts.get("ok"):
             return facts.get("problem") or "host check failed"
+        if entry["outcome"] == LAUNCH_FAILURE:
+            return f"a domain could not start: {entry['message']}"
         return None
 
     def _supersede(self, unit, attempt):

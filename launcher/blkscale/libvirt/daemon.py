@@ -179,9 +179,12 @@ class PrivateDaemon:
         binds = " && ".join(f"mount --bind '{self.path(part)}' '{target}'"
                             for part, target in PRIVATE_MOUNTS)
         # Their pid files would be /run/<name>.pid, the system daemons'.
-        script = (f"{binds} && '{virtlogd}' -d -p "
-                  f"'{self.path('run', 'virtlogd.pid')}' && '{libvirtd}' -d "
-                  f"-p '{self.path('run', 'libvirtd.pid')}'")
+        # virtlogd still runs when only libvirtd died (kill()).
+        start = [] if accepts(self.path("run", "virtlogd-sock")) else \
+            [f"'{virtlogd}' -d -p '{self.path('run', 'virtlogd.pid')}'"]
+        start.append(f"'{libvirtd}' -d -p "
+                     f"'{self.path('run', 'libvirtd.pid')}'")
+        script = " && ".join([binds] + start)
         # The daemons keep the namespace alive after the shell is gone.
         done = subprocess.run([unshare, "--mount", "--propagation", "private",
                                "sh", "-c", script], stdin=subprocess.DEVNULL,
@@ -204,6 +207,8 @@ class PrivateDaemon:
         """QEMU processes this daemon started that still run."""
         pids = []
         for pidfile in glob.glob(self.path("run", "qemu", "*.pid")):
+            if not os.path.exists(pidfile[:-4] + ".xml"):
+                continue        # driver.pid: the daemon's own
             try:
                 with open(pidfile) as f:
                     pid = int(f.read().strip())

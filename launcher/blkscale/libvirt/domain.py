@@ -283,7 +283,9 @@ class Domain:
                     self._exitcode = 0
             except libvirt.libvirtError:
                 pass        # already gone
-        if self._dom is not None and not self._connected():
+        if self._conn is not None and not self._connected():
+            # Also when the daemon died while creating the domain.
+            self._pid = self._pid or self._read_pid()
             self._kill_orphan()
         if self._conn is not None:
             try:
