@@ -126,7 +126,7 @@ class HostRunner:
         load0 = hostload.sample()
         status, killed = launch.run(
             argv, os.path.join(out_dir, "launcher.log"), self.state)
-        load = hostload.summarise(load0, hostload.sample())
+        load = unjudged(hostload.summarise(load0, hostload.sample()))
         launched = collect(os.path.join(self.staging, staged_id), variant,
                            out_dir)
         entry = self.entry_of(self.run_dir, topo, variant,
@@ -180,3 +180,13 @@ class HostRunner:
                         run[key] = f"{dest}/{run[key]}"
             self.manifest.save()
 
+
+
+def unjudged(load):
+    """This machine's load during a run on a libvirt host, not judged:
+    the guest's QEMU is libvirtd's child, not the launcher's, so its CPU
+    time is not the run's own, other slots' runs overlap it, and a host
+    over the network has a load of its own."""
+    load.update(run_cpu_s=None, others_cpu_share=None, loaded=None,
+                note="not judged on libvirt hosts")
+    return load

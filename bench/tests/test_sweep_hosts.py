@@ -53,6 +53,11 @@ def test_both_hosts_run_and_figures_group_by_host(hosts_env):
     assert sorted(u for h in m["hosts"] for u in h["units"]) == \
         ["big", "small"]
     assert m["moves"] == [] and len(m["runs"]) == 8
+    # This machine's load says nothing of a run on a libvirt host.
+    assert all(r["host_load"]["loaded"] is None and
+               r["host_load"]["note"] == "not judged on libvirt hosts"
+               for r in m["runs"])
+    assert "LOADED" not in out.stdout
     # The interleaved order holds within a unit.
     small = [(r["variant"], r["repeat"]) for r in m["runs"]
              if r["topology"] == "small"]
