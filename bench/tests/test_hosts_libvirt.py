@@ -13,6 +13,7 @@ libvirtd and both variants built (make kernel initramfs); skips without.
 
 import json
 import os
+import signal
 import subprocess
 import time
 
@@ -143,3 +144,32 @@ def test_a_daemon_killed_mid_sweep_loses_no_run(tmp_path, libvirt_mod,
     assert our_domains(libvirt_mod, daemon.SYSTEM_URI) == before
     second.start()
     assert our_domains(libvirt_mod, second.uri) == []
+
+
+def test_sigint_leaves_no_domain_on_either_host(tmp_path, libvirt_mod,
+                                               second):
+    before = our_domains(libvirt_mod, daemon.SYSTEM_URI)
+    hosts = [daemon.SYSTEM_URI, second.uri]
+    proc = bench(tmp_path, hosts, "int")
+    try:
+        deadline = time.monotonic() + 600
+        while not (our_domains(libvirt_mod, second.uri) and
+                   set(our_domains(libvirt_mod, daemon.SYSTEM_URI))
+                   - set(before)):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "never a domain on both"
+            time.sleep(0.2)
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=600)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert our_domains(libvirt_mod, daemon.SYSTEM_URI) == before
+    assert our_domains(libvirt_mod, second.uri) == []
+    assert second.qemu_pids() == []
+    m = manifest(tmp_path, "int")
+    assert m["status"] == "partial"
+    assert m["partial_reason"] == "interrupted by SIGINT"
+    assert {r["host"] for r in m["runs"]} == set(hosts)
+    assert all(r["outcome"] == "interrupted" for r in m["runs"])
