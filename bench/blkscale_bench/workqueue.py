@@ -43,8 +43,9 @@ def units(topologies, variants, repeat, series=()):
     one series (a curve's points must be same-host points)."""
     group = {t.name: {t.name} for t in topologies}
     for s in series:
-        names = [n for key in ("topologies", "before", "after")
-                 for n in s.get(key) or [] if n in group]
+        # curvespec.py: {"name", "title", "curves": [{"topologies"}]}
+        names = [n for curve in s.get("curves") or []
+                 for n in curve.get("topologies") or [] if n in group]
         merged = set().union(*(group[n] for n in names)) if names else set()
         for n in merged:
             group[n] = merged

@@ -41,8 +41,12 @@ def test_a_unit_is_every_repeat_of_a_topology_interleaved():
 
 
 def test_a_series_is_one_unit():
-    series = [{"name": "s", "topologies": ["b", "d"]},
-              {"name": "t", "before": ["d"], "after": ["e"]}]
+    """Series as curvespec.py reads them from a sweep file."""
+    series = [{"name": "s", "curves": [{"topologies": ["b", "d"]}]},
+              {"name": "t", "curves": [{"role": "before",
+                                        "topologies": ["d"]},
+                                       {"role": "after",
+                                        "topologies": ["e"]}]}]
     units = workqueue.units(topos("a", "b", "c", "d", "e"), ["stock"], 1,
                             series)
     assert [u.key for u in units] == ["a", "b+d+e", "c"]
