@@ -25,6 +25,9 @@ from blkscale.paths import REPO
 
 SWEEP = "bench/sweeps/hosts-smoke.toml"
 TOPOLOGIES = ("smoke", "smoke-scsi")
+# What a guest may end in on its own; a host fault is none of these.
+GUEST_OUTCOMES = ("ok", "step-failed", "disks-missing", "panic", "hang",
+                  "timeout")
 
 
 @pytest.fixture(scope="module")
@@ -61,6 +64,19 @@ def our_domains(libvirt, uri):
                                              for t in TOPOLOGIES))]
     finally:
         conn.close()
+
+
+def gone(libvirt, uri, before=(), timeout=60):
+    """Our domains on uri, other than `before`, after waiting for them to
+    go: a domain whose destroy lost a race with its start is ended by
+    libvirt's autodestroy once the launcher's connection is closed, a
+    moment after the launcher exits."""
+    deadline = time.monotonic() + timeout
+    while True:
+        left = sorted(set(our_domains(libvirt, uri)) - set(before))
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.5)
 
 
 def bench(tmp_path, hosts, run_id):
@@ -101,8 +117,8 @@ def test_two_daemons_share_the_sweep(tmp_path, libvirt_mod, second):
     heads = [ln for ln in out.splitlines() if ln.startswith("host ")]
     assert [ln.split(":")[0] for ln in heads] == \
         [f"host {hosts[0].split(':')[0]}", f"host {hosts[1].split(':')[0]}"]
-    assert our_domains(libvirt_mod, daemon.SYSTEM_URI) == before
-    assert our_domains(libvirt_mod, second.uri) == []
+    assert gone(libvirt_mod, daemon.SYSTEM_URI, before) == []
+    assert gone(libvirt_mod, second.uri) == []
     assert second.qemu_pids() == []
 
 
@@ -122,7 +138,10 @@ def test_a_daemon_killed_mid_sweep_loses_no_run(tmp_path, libvirt_mod,
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0, out + err
+    # 1: a guest of the moved unit may still fail on its own (a TCG guest
+    # on a loaded host once panicked in its timer check); what must hold
+    # is that every run was made and none was lost to the dead host.
+    assert proc.returncode in (0, 1), out + err
     m = manifest(tmp_path, "kill")
     assert m["status"] == "complete"
     assert len(m["moves"]) == 1, m["moves"]
@@ -132,7 +151,10 @@ def test_a_daemon_killed_mid_sweep_loses_no_run(tmp_path, libvirt_mod,
     failed = {h["uri"]: h["failed"] for h in m["hosts"]}
     assert failed[daemon.SYSTEM_URI] is None and failed[second.uri]
     counted = [r for r in m["runs"] if not r["superseded"]]
-    assert len(counted) == 8 and all(r["outcome"] == "ok" for r in counted)
+    assert len(counted) == 8
+    assert all(r["outcome"] in GUEST_OUTCOMES for r in counted), counted
+    assert (proc.returncode == 0) == all(r["outcome"] == "ok"
+                                         for r in counted)
     assert {r["host"] for r in counted if r["topology"] == move["unit"]} \
         == {daemon.SYSTEM_URI}
     assert any(r["superseded"] and r["host"] == second.uri
@@ -141,7 +163,7 @@ def test_a_daemon_killed_mid_sweep_loses_no_run(tmp_path, libvirt_mod,
     # No domain and no QEMU left on either daemon, the killed one
     # included: restarted, it finds nothing to reconnect to.
     assert second.qemu_pids() == []
-    assert our_domains(libvirt_mod, daemon.SYSTEM_URI) == before
+    assert gone(libvirt_mod, daemon.SYSTEM_URI, before) == []
     second.start()
     assert our_domains(libvirt_mod, second.uri) == []
 
@@ -165,8 +187,8 @@ def test_sigint_leaves_no_domain_on_either_host(tmp_path, libvirt_mod,
         if proc.poll() is None:
             proc.kill()
     assert proc.returncode == 130, out + err
-    assert our_domains(libvirt_mod, daemon.SYSTEM_URI) == before
-    assert our_domains(libvirt_mod, second.uri) == []
+    assert gone(libvirt_mod, daemon.SYSTEM_URI, before) == []
+    assert gone(libvirt_mod, second.uri) == []
     assert second.qemu_pids() == []
     m = manifest(tmp_path, "int")
     assert m["status"] == "partial"
