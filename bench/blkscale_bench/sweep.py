@@ -5,6 +5,8 @@ back to back, the variants' order alternating between repeats: order.py),
 so the stock/patched ratios compare runs made minutes apart.
 The first run's accelerator is used for the rest: a sweep never mixes
 TCG and KVM figures, and the launcher's KVM probe boot runs only once.
+A sweep with `hosts` hands the same runs out to libvirt hosts instead,
+a topology's runs (a unit) to one host at a time (fanout.py).
 """
 
 import datetime
