@@ -1,7 +1,7 @@
 # bench: sweeps over topologies and kernel variants, nightly regression
 # verdict against the committed baselines (bench/README.md).
 #   make bench [BENCH_SWEEP=bench/sweeps/NAME.toml] [BENCH_TOPOLOGIES='a b']
-#              [VARIANTS='stock patched'] [REPEAT=N]
+#              [VARIANTS='stock patched'] [REPEAT=N] [BENCH_HOSTS='uri1 uri2']
 #   make nightly [NIGHTLY_SWEEP=...]
 #   make baseline RUN=results/<run>
 
@@ -13,11 +13,12 @@ NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
 bench_overrides = \
 	$(if $(BENCH_TOPOLOGIES),--topology '$(BENCH_TOPOLOGIES)') \
 	$(if $(REPEAT),--repeat $(REPEAT)) \
+	$(if $(BENCH_HOSTS),--host '$(BENCH_HOSTS)') \
 	$(if $(filter command line environment,$(origin VARIANTS)),--variant '$(VARIANTS)')
 
 .PHONY: bench nightly baseline
 
-bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios
+bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios; BENCH_HOSTS='uri1 uri2': fan out over libvirt hosts
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,

@@ -6,7 +6,7 @@ import sys
 from blkscale.names import RUN_ID
 from blkscale.paths import REPO
 
-from . import sweepfile
+from . import hosts, sweepfile
 from .errors import BenchError
 
 
@@ -25,6 +25,13 @@ def add_sweep_arguments(parser, default_sweep):
                         help="runs of every topology and variant, "
                              "interleaved (default: the sweep file's "
                              "`repeat`, else 1)")
+    parser.add_argument("--host", action="append", metavar="URI",
+                        help="a libvirt host to run on, instead of the sweep "
+                             "file's `hosts` (repeatable, or space-"
+                             "separated): units go to the hosts from one "
+                             "queue, each through the libvirt backend")
+    parser.add_argument("--slots", metavar="N", type=int,
+                        help="units each --host runs at once (default 1)")
     parser.add_argument("--run-id", metavar="ID",
                         help="name of the run (default: UTC time and the "
                              "sweep's name)")
@@ -52,6 +59,12 @@ def sweep_from_args(args, known_metrics=None):
     if variants:
         sweep.variants = sweepfile.check_variants(variants, "command line",
                                                   "--variant")
+    uris = _words(getattr(args, "host", None))
+    if uris:
+        sweep.hosts = hosts.from_command_line(uris, args.slots)
+        sweep.hosts_where, sweep.hosts_field = "command line", "--host"
+    elif getattr(args, "slots", None) is not None:
+        raise BenchError("command line", "--slots", "needs --host")
     if args.accel:
         sweep.accel = args.accel
     if args.repeat is not None:

@@ -1,6 +1,7 @@
 """One launcher child: `blkscale run TOPO --variant V` into a staging
 directory, its output in a log file, stopped cleanly on a signal."""
 
+import json
 import os
 import signal
 import subprocess
@@ -12,6 +13,8 @@ from blkscale.paths import REPO
 # clean up before its whole process group is killed.
 STOP_GRACE_S = 120
 POLL_S = 0.5
+# One host's check connects, asks a few questions and disconnects.
+HOSTS_CHECK_TIMEOUT_S = 120
 
 
 def launcher_command():
@@ -20,10 +23,38 @@ def launcher_command():
     return os.environ.get("BLKSCALE_LAUNCHER") or str(REPO / "blkscale")
 
 
-def run_argv(topology, variant, staging, run_id, accel):
-    return [launcher_command(), "run", str(topology.path), "--variant",
+def run_argv(topology, variant, staging, run_id, accel, host=None):
+    """host: a libvirt URI to run on through the libvirt backend; None
+    starts QEMU directly on this machine."""
+    argv = [launcher_command(), "run", str(topology.path), "--variant",
             variant, "--results-dir", str(staging), "--run-id", run_id,
             "--accel", accel, "--quiet"]
+    if host is not None:
+        argv += ["--backend", "libvirt", "--libvirt-uri", host]
+    return argv
+
+
+def hosts_check(uris):
+    """The launcher's `hosts check --json` of uris: {uri: facts}; facts
+    has `ok` and, when not, `problem`."""
+    argv = [launcher_command(), "hosts", "check", "--json", *uris]
+    try:
+        out = subprocess.run(argv, capture_output=True, text=True,
+                             timeout=HOSTS_CHECK_TIMEOUT_S, cwd=REPO,
+                             check=False, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return {u: {"uri": u, "ok": False, "problem": "hosts check did not "
+                    f"answer in {HOSTS_CHECK_TIMEOUT_S} s"} for u in uris}
+    problem = "no answer for this host"
+    try:
+        facts = {f["uri"]: f for f in json.loads(out.stdout)}
+    except (ValueError, TypeError, KeyError):
+        lines = (out.stderr or out.stdout).strip().splitlines()
+        problem = lines[-1] if lines else f"exit status {out.returncode}"
+        facts = {}
+    return {u: facts.get(u) or {"uri": u, "ok": False,
+                                "problem": f"hosts check: {problem}"}
+            for u in uris}
 
 
 def run(argv, log_path, state, tick=None, grace_s=STOP_GRACE_S):
@@ -57,5 +88,5 @@ def run(argv, log_path, state, tick=None, grace_s=STOP_GRACE_S):
                 if tick:
                     tick(time.monotonic() - start)
         finally:
-            state.detach()
+            state.detach(child)
     return status, killed

@@ -2,6 +2,8 @@
 
 import sys
 
+from .hosts import label
+
 
 def _elapsed(seconds):
     seconds = int(seconds)
@@ -46,6 +48,8 @@ class Progress:
         head = self._prefix(index, entry["topology"], entry["variant"])
         if self.repeats > 1:
             head += f" #{entry.get('repeat')}"
+        if entry.get("host"):
+            head += f" on {label(entry['host'])}"
         parts = [entry["outcome"]]
         if entry["outcome"] != "ok" and entry.get("message"):
             parts[0] += f" ({entry['message']})"

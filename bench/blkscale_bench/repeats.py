@@ -17,10 +17,12 @@ def load(run_dir):
     manifest, _ = rundir.load(run_dir)
     path = os.path.join(run_dir, FILENAME)
     docs = {}
+    ran_on = {}
     for i, entry in enumerate(manifest.get("runs") or []):
         rel = entry.get("results")
-        if not rel:
+        if not rel or entry.get("superseded"):
             continue
+        check_one_host(ran_on, entry, path, i)
         try:
             with open(os.path.join(run_dir, rel)) as f:
                 doc = json.load(f)
@@ -30,6 +32,17 @@ def load(run_dir):
         key = (entry["topology"], entry["variant"])
         docs.setdefault(key, {})[entry.get("repeat", 1)] = doc
     return manifest, docs
+
+
+def check_one_host(ran_on, entry, where, i):
+    """Figures of different hosts are never pooled into one median: the
+    runs of a topology that count must all come from one host."""
+    topo, host = entry["topology"], entry.get("host")
+    first = ran_on.setdefault(topo, host)
+    if first != host:
+        raise BenchError(where, f"runs[{i}].host", f"{host}: topology {topo}"
+                         f" also ran on {first}; figures of two hosts are "
+                         "never pooled")
 
 
 def latest(docs):

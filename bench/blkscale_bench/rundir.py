@@ -19,7 +19,7 @@ def load(run_dir):
     docs = {}
     for i, entry in enumerate(manifest.get("runs") or []):
         rel = entry.get("results")
-        if rel:
+        if rel and not entry.get("superseded"):
             docs[(entry["topology"], entry["variant"])] = read_results(
                 run_dir, rel, path, f"runs[{i}].results")
     return manifest, docs

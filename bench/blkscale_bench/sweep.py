@@ -5,6 +5,8 @@ back to back, the variants' order alternating between repeats: order.py),
 so the stock/patched ratios compare runs made minutes apart.
 The first run's accelerator is used for the rest: a sweep never mixes
 TCG and KVM figures, and the launcher's KVM probe boot runs only once.
+A sweep with `hosts` hands the same runs out to libvirt hosts instead,
+a topology's runs (a unit) to one host at a time (fanout.py).
 """
 
 import datetime
@@ -12,9 +14,10 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 
-from . import hostinfo, hostload, launch, order, repeats
+from . import fanout, hostinfo, hostload, launch, order, repeats, workqueue
 from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                      BenchError)
 from .manifest import Manifest
@@ -61,7 +64,7 @@ def _last_line(path):
     return lines[-1] if lines else ""
 
 
-def _collect(staging_run, variant, out_dir):
+def collect(staging_run, variant, out_dir):
     """Move what the launcher wrote into out_dir; its summary entry."""
     src = os.path.join(staging_run, variant)
     if os.path.isdir(src):
@@ -140,48 +143,24 @@ def run(sweep, results_dir, run_id, command, stream=None):
     if os.path.exists(run_dir):
         raise BenchError(run_dir, None, "exists; choose another --run-id")
     validate_topologies(sweep)
+    facts = _usable_hosts(sweep) if sweep.hosts else None
     os.makedirs(run_dir)
     staging = os.path.join(run_dir, STAGING)
     os.makedirs(staging)
     meta = hostinfo.collect(sweep.variants)
+    if sweep.hosts:
+        meta["hosts"] = fanout.manifest_hosts(sweep.hosts, facts)
+        meta["moves"] = []
     manifest = Manifest.start(run_dir, run_id, command, sweep, meta,
                               hostinfo.now_iso())
-    plan = order.plan(sweep.topologies, sweep.variants, sweep.repeat)
-    progress = Progress(len(plan), stream, sweep.repeat)
-    accel = sweep.accel
-    statuses = []
-    refused = None
     with forwarding() as state:
-        for index, planned in enumerate(plan, 1):
-            if state.stopping or refused:
-                break
-            topo, variant, repeat = (planned.topology, planned.variant,
-                                     planned.repeat)
-            out_dir = os.path.join(run_dir, order.out_rel(
-                topo.name, variant, repeat, sweep.repeat))
-            os.makedirs(out_dir)
-            staged_id = f"{topo.name}.{variant}.{repeat}"
-            argv = launch.run_argv(topo, variant, staging, staged_id, accel)
-            started = hostinfo.now_iso()
-            t0 = time.monotonic()
-            load0 = hostload.sample()
-            status, killed = launch.run(
-                argv, os.path.join(out_dir, "launcher.log"), state,
-                tick=lambda s, i=index, t=topo.name, v=variant:
-                progress.running(i, t, v, s))
-            load = hostload.summarise(load0, hostload.sample())
-            launched = _collect(os.path.join(staging, staged_id), variant,
-                                out_dir)
-            entry = _entry(run_dir, topo, variant, _display_argv(argv),
-                           status, killed, state.stopping, out_dir, started,
-                           time.monotonic() - t0, launched, repeat, load)
-            if accel == "auto" and entry["accelerator"]:
-                accel = entry["accelerator"]
-            manifest.add_run(entry)
-            progress.finished(index, entry)
-            statuses.append(status)
-            if status == LAUNCHER_USAGE:
-                refused = entry["message"]
+        if sweep.hosts:
+            planned, statuses, refused, unfinished = _run_hosts(
+                sweep, run_dir, staging, manifest, stream, state, facts)
+        else:
+            planned, statuses, refused = _run_here(
+                sweep, run_dir, staging, manifest, stream, state)
+            unfinished = None
     try:
         os.rmdir(staging)
     except OSError:
@@ -191,7 +170,9 @@ def run(sweep, results_dir, run_id, command, stream=None):
         reason = f"interrupted by {state.signame}"
     elif refused:
         reason = f"the launcher refused a run: {refused}"
-    elif len(statuses) < len(plan):
+    elif unfinished:
+        reason = unfinished
+    elif len(statuses) < planned:
         reason = "not every run was made"
     manifest.doc["figures"] = _figures(run_dir)
     manifest.finish(hostinfo.now_iso(), reason)
@@ -199,8 +180,100 @@ def run(sweep, results_dir, run_id, command, stream=None):
         status = EXIT_INTERRUPTED
     elif refused:
         status = EXIT_USAGE
-    elif any(statuses):
+    elif any(statuses) or unfinished:
         status = EXIT_FAILED
     else:
         status = EXIT_OK
     return status, manifest.doc
+
+
+def _usable_hosts(sweep):
+    """The launcher's facts of every host; BenchError when none of them
+    can run a guest (nothing has started then)."""
+    facts = fanout.host_facts(sweep.hosts)
+    if not any(f.get("ok") for f in facts.values()):
+        first = sweep.hosts[0].uri
+        raise BenchError(sweep.hosts_where, sweep.hosts_field + "[0]",
+                         f"{first}: {facts[first].get('problem')}"
+                         + (" (and no other host can run)"
+                            if len(sweep.hosts) > 1 else ""))
+    return facts
+
+
+def _run_here(sweep, run_dir, staging, manifest, stream, state):
+    """One run at a time on this machine, QEMU started directly."""
+    plan = order.plan(sweep.topologies, sweep.variants, sweep.repeat)
+    progress = Progress(len(plan), stream, sweep.repeat)
+    accel = sweep.accel
+    statuses = []
+    refused = None
+    for index, planned in enumerate(plan, 1):
+        if state.stopping or refused:
+            break
+        topo, variant, repeat = (planned.topology, planned.variant,
+                                 planned.repeat)
+        out_dir = os.path.join(run_dir, order.out_rel(
+            topo.name, variant, repeat, sweep.repeat))
+        os.makedirs(out_dir)
+        staged_id = f"{topo.name}.{variant}.{repeat}"
+        argv = launch.run_argv(topo, variant, staging, staged_id, accel)
+        started = hostinfo.now_iso()
+        t0 = time.monotonic()
+        load0 = hostload.sample()
+        status, killed = launch.run(
+            argv, os.path.join(out_dir, "launcher.log"), state,
+            tick=lambda s, i=index, t=topo.name, v=variant:
+            progress.running(i, t, v, s))
+        load = hostload.summarise(load0, hostload.sample())
+        launched = collect(os.path.join(staging, staged_id), variant,
+                           out_dir)
+        entry = _entry(run_dir, topo, variant, _display_argv(argv),
+                       status, killed, state.stopping, out_dir, started,
+                       time.monotonic() - t0, launched, repeat, load)
+        if accel == "auto" and entry["accelerator"]:
+            accel = entry["accelerator"]
+        manifest.add_run(entry)
+        progress.finished(index, entry)
+        statuses.append(status)
+        if status == LAUNCHER_USAGE:
+            refused = entry["message"]
+    return len(plan), statuses, refused
+
+
+def _run_hosts(sweep, run_dir, staging, manifest, stream, state, facts):
+    """Units handed out to the hosts from one queue (fanout.py)."""
+    units = workqueue.units(sweep.topologies, sweep.variants, sweep.repeat,
+                            sweep.series)
+    usable = [h for h in sweep.hosts if facts[h.uri].get("ok")]
+    queue = workqueue.WorkQueue(units, [h.uri for h in usable])
+    for h in sweep.hosts:
+        if h not in usable:
+            queue.dead[h.uri] = facts[h.uri].get("problem")
+            print(f"blkscale bench: host {h.uri} left out: "
+                  f"{facts[h.uri].get('problem')}", file=sys.stderr)
+    planned = sum(len(u.runs) for u in units)
+    progress = Progress(planned, stream, sweep.repeat)
+    runner = fanout.HostRunner(sweep, run_dir, staging, manifest, progress,
+                               state, _entry, _display_argv)
+    runner.queue = queue
+
+    def record_moves():
+        with runner.lock:
+            manifest.doc["moves"] = list(queue.moves)
+            manifest.save()
+
+    def run_unit(unit, uri):
+        result = runner(unit, uri)
+        record_moves()
+        return result
+
+    workqueue.run(queue, usable, run_unit)
+    record_moves()
+    failed = [u for u in queue.not_run() if u.state == "failed"]
+    unfinished = None
+    if failed:
+        unfinished = "; ".join(f"{u.key}: {u.reason}" for u in failed)
+    # A run a host failure superseded does not count; its unit ran again.
+    statuses = [r["exit_status"] for r in manifest.doc["runs"]
+                if not r.get("superseded")]
+    return planned, statuses, runner.refused, unfinished

@@ -9,6 +9,8 @@
     [thresholds.<metric>]      # nightly only: max_ratio or min_ratio,
     max_ratio = 1.5            # and gate = false for a warning only
     [[series]]                 # boot curves and [[goals]] (curvespec.py)
+    hosts = ["qemu:///system", {uri = "qemu+ssh://b2/system", slots = 2}]
+                               # libvirt hosts to fan out over (hosts.py)
 
 A topology is a name (topologies/NAME.toml, else bench/topologies/NAME.toml)
 or a path relative to the repository.
@@ -22,14 +24,14 @@ from pathlib import Path
 from blkscale.names import VARIANT
 from blkscale.paths import REPO
 
-from . import curvespec
+from . import curvespec, hosts
 from .errors import BenchError
 from .tablekeys import check_keys
 
 ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
-              "repeat", "thresholds", "series", "goals")
+              "repeat", "thresholds", "series", "goals", "hosts")
 MAX_REPEAT = 100
 THRESHOLD_KEYS = ("max_ratio", "min_ratio")
 
@@ -53,6 +55,9 @@ class Sweep:
     thresholds: dict = field(default_factory=dict)
     series: list = field(default_factory=list)
     goals: list = field(default_factory=list)
+    hosts: list = field(default_factory=list)   # hosts.Host; none: here
+    hosts_where: str = None         # where the hosts were named, for errors
+    hosts_field: str = "hosts"
 
 
 def display(path):
@@ -203,6 +208,9 @@ def load(path, known_metrics=None):
                          + ", ".join(ACCELS) + f"; got {accel!r}")
     sweep.accel = accel
     sweep.repeat = check_repeat(doc.get("repeat", 1), where, "repeat")
+    if "hosts" in doc:
+        sweep.hosts = hosts.parse(doc["hosts"], where)
+        sweep.hosts_where = where
     if callable(known_metrics):
         known_metrics = known_metrics(sweep.reference)
     sweep.thresholds = _thresholds(doc.get("thresholds", {}), where,

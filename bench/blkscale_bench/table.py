@@ -20,11 +20,19 @@ def header(manifest):
     commit = (git.get("commit") or "?")[:12]
     if git.get("dirty"):
         commit += " (uncommitted changes)"
+    if manifest.get("hosts"):
+        # Each host's own facts head its tables (host_line).
+        first = (f"sweep {manifest['run']} ({manifest['status']}) over "
+                 f"{len(manifest['hosts'])} libvirt hosts, one table "
+                 "group per host: figures of two hosts are never pooled")
+    else:
+        first = (f"sweep {manifest['run']} ({manifest['status']}): "
+                 f"accelerator {manifest.get('accelerator') or '?'}, "
+                 f"{_short_qemu(manifest.get('qemu_version'))}, "
+                 f"host {manifest.get('host_cpu') or '?'} "
+                 f"x{manifest.get('host_cpus')}")
     return [
-        f"sweep {manifest['run']} ({manifest['status']}): accelerator "
-        f"{manifest.get('accelerator') or '?'}, "
-        f"{_short_qemu(manifest.get('qemu_version'))}, "
-        f"host {manifest.get('host_cpu') or '?'} x{manifest.get('host_cpus')}",
+        first,
         f"kernels: {kernels}; project commit {commit}",
     ]
 
@@ -57,7 +65,7 @@ def lines(manifest, figures, floors=None):
     """The table as text lines (empty topologies are left out).  Each
     cell is the median of the repeats, with [min-max] (or the 95%
     interval of the median from 5 repeats on); a ratio is taken per
-    repeat and summarised the same way (stats.py).  floors
+    repeat and summarised the same way (blkscale.stats).  floors
     (clockfloor.sweep_floors) puts the clock's floor beside a ns figure
     within 10x of it."""
     sweep = manifest.get("sweep") or {}
@@ -73,48 +81,32 @@ def lines(manifest, figures, floors=None):
     if manifest.get("partial_reason"):
         out.append(f"PARTIAL: {manifest['partial_reason']}")
     label_w = max(len(f"{m.label} ({m.unit})") for m in metrics.METRICS) + 2
-    floored = False
-    for topo in sweep.get("topologies") or {}:
-        by_variant = figures.get(topo)
-        if not by_variant:
-            continue
-        vcpus = (manifest.get("vcpus") or {}).get(topo)
-        title = topo + (f" ({vcpus} vCPUs)" if vcpus else "")
-        cols = list(variants) + [f"{v}/{ref}" for v in others]
-        rows = []
-        for m in metrics.METRICS:
-            if not m.summary:
-                continue
-            values = [by_variant.get(v, {}).get(m.name) for v in variants]
-            if all(v is None or (isinstance(v, Summary) and not v.n)
-                   for v in values):
-                continue
-            notes = [_floor_note(m, val, ((floors or {}).get(topo) or {})
-                                 .get(v)) for v, val in zip(variants, values)]
-            floored = floored or any(notes)
-            cells = [_cell(val, m.format) + n
-                     for val, n in zip(values, notes)]
-            for v in others:
-                mine = by_variant.get(v, {}).get(m.name)
-                theirs = by_variant.get(ref, {}).get(m.name)
-                if isinstance(mine, Summary):
-                    cells.append(_cell(paired_ratio(mine, theirs),
-                                       _ratio_text))
-                else:
-                    r = metrics.ratio(mine, theirs)
-                    cells.append(_ratio_text(r) if r is not None else "-")
-            rows.append((f"  {m.label} ({m.unit})", cells))
-        col_w = max([12] + [len(c) + 2 for c in cols] +
-                    [len(c) + 2 for _, cells in rows for c in cells])
-        out.append("")
-        out.append(title.ljust(label_w) + "".join(c.rjust(col_w)
-                                                   for c in cols))
-        out += [label.ljust(label_w) + "".join(c.rjust(col_w) for c in cells)
-                for label, cells in rows]
-    if floored:
+    topologies = list(sweep.get("topologies") or {})
+    blocks = []
+    if manifest.get("hosts"):
+        for host, names in by_host(manifest, topologies):
+            out.append("")
+            out.append(host_line(host))
+            for topo in names:
+                blocks.append(_block(manifest, figures, topo, variants, ref,
+                                     others, label_w, floors))
+                out += blocks[-1][0]
+    else:
+        for topo in topologies:
+            blocks.append(_block(manifest, figures, topo, variants, ref,
+                                 others, label_w, floors))
+            out += blocks[-1][0]
+    if any(floored for _, floored in blocks):
         out.append("")
         out.append(clockfloor.LEGEND)
-    runs = manifest.get("runs") or []
+    runs = [r for r in manifest.get("runs") or [] if not r.get("superseded")]
+    moves = manifest.get("moves") or []
+    if moves:
+        out.append("")
+        for m in moves:
+            out.append(f"{m['unit']}: moved from {m['from']} to {m['to']}: "
+                       f"{m['reason']}" if m.get("to") else
+                       f"{m['unit']}: FAILED: {m['reason']}")
     failed = [r for r in runs if r["outcome"] != "ok"]
     if failed:
         out.append("")
@@ -128,6 +120,71 @@ def lines(manifest, figures, floors=None):
             out.append(f"{r['topology']} {r['variant']}{_repeat(r, repeat)}"
                        f": {note}; its figures may be slow")
     return out
+
+
+def _block(manifest, figures, topo, variants, ref, others, label_w,
+           floors=None):
+    """One topology's table: a line per figure, a column per variant and
+    per ratio; and whether a clock floor note is in it."""
+    by_variant = figures.get(topo)
+    if not by_variant:
+        return [], False
+    floored = False
+    vcpus = (manifest.get("vcpus") or {}).get(topo)
+    title = topo + (f" ({vcpus} vCPUs)" if vcpus else "")
+    cols = list(variants) + [f"{v}/{ref}" for v in others]
+    rows = []
+    for m in metrics.METRICS:
+        if not m.summary:
+            continue
+        values = [by_variant.get(v, {}).get(m.name) for v in variants]
+        if all(v is None or (isinstance(v, Summary) and not v.n)
+               for v in values):
+            continue
+        notes = [_floor_note(m, val, ((floors or {}).get(topo) or {})
+                             .get(v)) for v, val in zip(variants, values)]
+        floored = floored or any(notes)
+        cells = [_cell(val, m.format) + n for val, n in zip(values, notes)]
+        for v in others:
+            mine = by_variant.get(v, {}).get(m.name)
+            theirs = by_variant.get(ref, {}).get(m.name)
+            if isinstance(mine, Summary):
+                cells.append(_cell(paired_ratio(mine, theirs), _ratio_text))
+            else:
+                r = metrics.ratio(mine, theirs)
+                cells.append(_ratio_text(r) if r is not None else "-")
+        rows.append((f"  {m.label} ({m.unit})", cells))
+    col_w = max([12] + [len(c) + 2 for c in cols] +
+                [len(c) + 2 for _, cells in rows for c in cells])
+    out = ["", title.ljust(label_w) + "".join(c.rjust(col_w) for c in cols)]
+    out += [label.ljust(label_w) + "".join(c.rjust(col_w) for c in cells)
+            for label, cells in rows]
+    return out, floored
+
+
+def by_host(manifest, topologies):
+    """[(host entry, [topology])]: where the runs that count were made,
+    in the manifest's order of hosts (a topology runs on one host)."""
+    ran_on = {}
+    for r in manifest.get("runs") or []:
+        if not r.get("superseded") and r.get("host"):
+            ran_on.setdefault(r["topology"], r["host"])
+    return [(h, [t for t in topologies if ran_on.get(t) == h["uri"]])
+            for h in manifest.get("hosts") or []]
+
+
+def host_line(host):
+    what = [f"{host.get('cpu_model') or '?'} x{host.get('cpus') or '?'}",
+            _short_qemu(host.get("qemu_version")),
+            f"libvirt {host.get('libvirt_version') or '?'}",
+            f"accelerator {host.get('accelerator') or '?'}",
+            f"{host.get('slots', 1)} slot(s)"]
+    line = f"host {host['uri']}: " + ", ".join(what)
+    if not host.get("usable", True):
+        line += f"; not used: {host.get('problem')}"
+    elif host.get("failed"):
+        line += f"; FAILED: {host['failed']}"
+    return line
 
 
 def _repeat(run, repeats):

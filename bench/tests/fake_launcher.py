@@ -12,6 +12,12 @@ FAKE_REPEAT_FACTORS  comma-separated factors by repeat (1, 2, ...),
                 multiplied into FAKE_FACTOR: noise between repeats
 FAKE_DROP       a section to leave out, e.g. procdevices
 FAKE_LOG        file to append one line per call: argv, and signals seen
+FAKE_RUN_S      seconds a run takes (default 0)
+FAKE_HOSTS_DIR  a directory of libvirt hosts (`run --libvirt-uri URI`,
+                `hosts check`): a host is usable unless the file
+                <quoted uri>.dead holds why not; <quoted uri>.die-after
+                holds N: the host dies (.dead written) during its N-th
+                run; <quoted uri>.no-domain: domains cannot start there
 
 A fake topology file holds only comments: `# disks = N`, and optionally
 `# boot.KEY = SECONDS` (a figure of results.json's boot section, e.g.
@@ -112,6 +118,51 @@ def arg(argv, name):
     return argv[argv.index(name) + 1]
 
 
+def host_file(uri, suffix):
+    from urllib.parse import quote
+    return os.path.join(os.environ["FAKE_HOSTS_DIR"],
+                        quote(uri, safe="") + suffix)
+
+
+def read(path):
+    try:
+        with open(path) as f:
+            return f.read().strip()
+    except FileNotFoundError:
+        return None
+
+
+def host_fault(uri):
+    """(exit status, outcome, message) of a run the host spoils, or None.
+    Counts the host's runs, and kills it on its die-after-th."""
+    dead = read(host_file(uri, ".dead"))
+    if dead:
+        return 3, "launch-failure", f"{uri}: {dead}"
+    if read(host_file(uri, ".no-domain")) is not None:
+        return 3, "launch-failure", "libvirt did not start domain x: fake"
+    count = int(read(host_file(uri, ".runs")) or 0) + 1
+    with open(host_file(uri, ".runs"), "w") as f:
+        f.write(str(count))
+    die = read(host_file(uri, ".die-after"))
+    if die and count >= int(die):
+        with open(host_file(uri, ".dead"), "w") as f:
+            f.write("cannot connect: libvirtd is gone")
+        return 3, "qemu-died", "QEMU exited before the guest was done"
+    return None
+
+
+def hosts_check(argv):
+    out = []
+    for uri in [a for a in argv[1:] if not a.startswith("--")]:
+        dead = read(host_file(uri, ".dead"))
+        out.append({"uri": uri, "ok": not dead, "problem": dead,
+                    "cpu_model": "Fake CPU " + uri[-1], "cpus": 2,
+                    "qemu_version": "QEMU emulator version 7.2.99",
+                    "libvirt_version": "9.0.0", "accelerators": ["tcg"]})
+    print(json.dumps(out))
+    return 0
+
+
 def run(argv):
     topo_path = argv[1]
     topology = os.path.splitext(os.path.basename(topo_path))[0]
@@ -139,6 +190,12 @@ def run(argv):
         print("blkscale: interrupted by " + (got[0] if got else "nothing"),
               file=sys.stderr)
         return 130
+    time.sleep(float(os.environ.get("FAKE_RUN_S", "0")))
+    if "--libvirt-uri" in argv:
+        fault = host_fault(arg(argv, "--libvirt-uri"))
+        if fault:
+            print(f"blkscale: {fault[2]}", file=sys.stderr)
+            return fault_summary(run_dir, variant, *fault)
     targeted = os.environ.get("FAKE_VARIANT", variant) == variant
     factor = float(os.environ.get("FAKE_FACTOR", "1")) if targeted else 1.0
     by_repeat = os.environ.get("FAKE_REPEAT_FACTORS")
@@ -180,6 +237,16 @@ def run(argv):
     return status
 
 
+def fault_summary(run_dir, variant, status, kind, message):
+    os.makedirs(run_dir)
+    with open(os.path.join(run_dir, "summary.json"), "w") as f:
+        json.dump({"schema": {"name": "blkscale-summary", "version": 1},
+                   "variants": {variant: {"outcome": kind,
+                                          "exit_status": status,
+                                          "message": message}}}, f)
+    return status
+
+
 def main(argv):
     log(" ".join(argv))
     if argv[0] == "validate":
@@ -189,6 +256,8 @@ def main(argv):
         return 2 if bad else 0
     if argv[0] == "run":
         return run(argv)
+    if argv[:2] == ["hosts", "check"]:
+        return hosts_check(argv[1:])
     return 2
 
 

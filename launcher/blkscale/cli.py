@@ -30,6 +30,11 @@ COMMANDS = {
               "ratios to the reference variant. Exit status: 0 all runs ok, "
               "1 a run failed, 2 usage, 130 interrupted (manifest marked "
               "partial)."),
+    "hosts": ("blkscale.commands.hosts",
+              "hosts check URI...: per libvirt host one line: libvirt and "
+              "QEMU versions, machine types, /dev/kvm, free memory and "
+              "disk, CPUs, and whether a run can go there. Exit status: 0 "
+              "every host can run, 1 one cannot, 2 usage."),
     "nightly": ("blkscale_bench.commands.nightly",
                 "Run the nightly stress sweep and compare every figure with "
                 "bench/baselines/<variant>.json under per-metric ratio "

@@ -41,12 +41,19 @@ def pick_topology(run, section):
 
 
 def _runs_table(run):
-    t = Table("runs", "Runs", ["Topology", "Variant", "Disks found",
-                               "Disks expected", "Outcome", "Kernel",
-                               "Accelerator", "vCPUs", "Wall (s)"])
-    for e in run.entries:
+    hosts = any(e.host for e in run.entries)
+    t = Table("runs", "Runs", ["Topology", "Variant"]
+              + (["Host"] if hosts else []) +
+              ["Disks found", "Disks expected", "Outcome", "Kernel",
+               "Accelerator", "vCPUs", "Wall (s)"])
+    # A sweep over hosts: each host's runs together.
+    order = [h.get("uri") for h in (run.meta or {}).get("hosts") or []]
+    entries = sorted(run.entries, key=lambda e: order.index(e.host)
+                     if e.host in order else len(order))
+    for e in entries:
         d = e.doc or {}
-        t.rows.append([e.topology, e.variant, fmt(e.disks),
+        t.rows.append([e.topology, e.variant]
+                      + ([e.host or "-"] if hosts else []) + [fmt(e.disks),
                        fmt(get(d, "disks", "expected", "total")),
                        e.outcome + (f": {e.message}" if e.outcome != "ok"
                                     and e.message else ""),

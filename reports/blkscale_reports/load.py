@@ -22,6 +22,8 @@ class Entry:
     outcome: str
     message: str
     doc: dict = None          # results.json, None when the run brought none
+    repeat: int = 1
+    host: str = None          # the libvirt host of a sweep over hosts
 
     @property
     def disks(self):
@@ -60,14 +62,25 @@ def _sweep(run_dir, manifest):
     topologies = list(sweep.get("topologies") or {})
     run = Run(run_dir, "sweep", manifest, topologies, variants,
               sweep.get("reference") or "stock")
+    ran_on = {}
     for i, r in enumerate(manifest.get("runs") or []):
         for key in ("topology", "variant", "outcome"):
             if not isinstance(r.get(key), str):
                 raise ReportError(where, f"runs[{i}].{key}",
                                   "missing or not a string")
+        if r.get("superseded"):
+            continue        # its host failed; the unit ran again elsewhere
+        # Figures of different hosts are never pooled into one median.
+        first = ran_on.setdefault(r["topology"], r.get("host"))
+        if first != r.get("host"):
+            raise ReportError(where, f"runs[{i}].host",
+                              f"{r.get('host')}: topology {r['topology']} "
+                              f"also ran on {first}; figures of two hosts "
+                              "are never pooled")
         run.entries.append(Entry(
             r["topology"], r["variant"], r["outcome"], r.get("message", ""),
-            _results(run_dir, r.get("results"), where, f"runs[{i}].results")))
+            _results(run_dir, r.get("results"), where, f"runs[{i}].results"),
+            r.get("repeat", 1), r.get("host")))
     return run
 
 
@@ -90,7 +103,8 @@ def _single(run_dir, summary):
             entries.append(Entry(topo, r["variant"], r.get("outcome", "?"),
                                  r.get("message", ""),
                                  _results(run_dir, r.get("results"), where,
-                                          f"runs[{i}].results")))
+                                          f"runs[{i}].results"),
+                                 r.get("repeat", 1)))
     else:
         for v, info in variants.items():
             entries.append(Entry(topo, v, info.get("outcome", "?"),

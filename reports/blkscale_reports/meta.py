@@ -28,6 +28,20 @@ def lines(run):
                      f"({m.get('host_cpus') or '?'} CPUs)"),
         ("Guest vCPUs", vcpus),
     ]
+    for h in m.get("hosts") or []:
+        # A sweep over libvirt hosts: each host's own facts.
+        state = "not used: " + str(h.get("problem")) if not h.get("usable") \
+            else "failed: " + h["failed"] if h.get("failed") else "ok"
+        out.append((f"Host {h.get('uri')}",
+                    f"{h.get('cpu_model') or '-'} ({h.get('cpus') or '?'} "
+                    f"CPUs), {_qemu(h.get('qemu_version'))}, libvirt "
+                    f"{h.get('libvirt_version') or '-'}, accelerator "
+                    f"{h.get('accelerator') or '-'}, units "
+                    f"{', '.join(h.get('units') or []) or '-'}; {state}"))
+    for mv in m.get("moves") or []:
+        out.append((f"Moved {mv.get('unit')}",
+                    f"from {mv.get('from')} to {mv.get('to') or 'nowhere (failed)'}"
+                    f": {mv.get('reason')}"))
     return out
 
 

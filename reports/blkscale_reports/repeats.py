@@ -8,15 +8,10 @@ from blkscale_bench import hostload
 
 
 def by_repeat(run):
-    runs = (run.meta or {}).get("runs")
     out = {}
-    for i, e in enumerate(run.entries):
-        if not e.doc:
-            continue
-        repeat = 1
-        if runs and i < len(runs):
-            repeat = runs[i].get("repeat", 1)
-        out.setdefault((e.topology, e.variant), {})[repeat] = e.doc
+    for e in run.entries:
+        if e.doc:
+            out.setdefault((e.topology, e.variant), {})[e.repeat] = e.doc
     return out
 
 
@@ -25,4 +20,5 @@ def loaded_runs(run):
     (the bench's host_load in the manifest, bench/.../hostload.py)."""
     runs = (run.meta or {}).get("runs") if run.layout == "sweep" else None
     return [(r.get("topology"), r.get("variant"), r.get("repeat", 1),
-             hostload.mark(r)) for r in runs or [] if hostload.mark(r)]
+             hostload.mark(r)) for r in runs or []
+            if hostload.mark(r) and not r.get("superseded")]

@@ -9,6 +9,7 @@ shutdown() (and leaving the `with` block) destroys it at once.
 
 import os
 import shlex
+import signal
 import threading
 import time
 
@@ -16,6 +17,7 @@ from ..errors import UsageError
 from ..machine import cmdline
 from ..machine.errors import LaunchError, file_tail
 from . import daemon, domain_xml
+from . import uri as uri_form
 
 try:
     import libvirt
@@ -107,11 +109,15 @@ class Domain:
 
     @property
     def log_path(self):
+        # Another daemon's logs (qemu+unix:///system?socket=...) are its
+        # own; without them, the command line is libvirt's rendering.
+        if uri_form.socket_path(self.uri):
+            return None
         return os.path.join(LOG_DIR, f"{self.name}.log")
 
     def qemu_log(self, limit=4000):
         """The tail of libvirt's log of this domain (QEMU's stderr too)."""
-        return file_tail(self.log_path, limit)
+        return file_tail(self.log_path, limit) if self.log_path else ""
 
     def _on_lifecycle(self, _conn, dom, event, detail, _opaque):
         if dom.name() == self.name and event == libvirt.VIR_DOMAIN_EVENT_STOPPED:
@@ -179,6 +185,12 @@ class Domain:
         return self.qemu_start_s
 
     def _read_argv(self):
+        if self.log_path is None:
+            try:
+                return shlex.split(self._conn.domainXMLToNative(
+                    "qemu-argv", self.xml))
+            except (libvirt.libvirtError, ValueError):
+                return []
         try:
             with open(self.log_path, errors="replace") as f:
                 return parse_log_command(f.read())
@@ -186,17 +198,39 @@ class Domain:
             return []
 
     def _read_pid(self):
+        if not uri_form.is_local(self.uri):
+            return None
+        run_dir = uri_form.run_dir(self.uri, RUN_DIR)
         try:
-            with open(os.path.join(RUN_DIR, f"{self.name}.pid")) as f:
+            with open(os.path.join(run_dir, f"{self.name}.pid")) as f:
                 return int(f.read().strip())
         except (OSError, ValueError):
             return None
+
+    def _kill_orphan(self):
+        """libvirtd is gone but its QEMU may run on: on this machine, end
+        it by its pid, after checking that the pid is still our guest's."""
+        if not self._pid:
+            return
+        try:
+            with open(f"/proc/{self._pid}/cmdline", "rb") as f:
+                mine = f"guest={self.name},".encode() in f.read()
+            if mine:
+                os.kill(self._pid, signal.SIGKILL)
+        except OSError:
+            pass
 
     def is_running(self):
         if self._dom is None or self._stopped.is_set():
             return False
         try:
             return bool(self._dom.isActive())
+        except libvirt.libvirtError:
+            return False
+
+    def _connected(self):
+        try:
+            return self._conn is not None and bool(self._conn.isAlive())
         except libvirt.libvirtError:
             return False
 
@@ -249,6 +283,10 @@ class Domain:
                     self._exitcode = 0
             except libvirt.libvirtError:
                 pass        # already gone
+        if self._conn is not None and not self._connected():
+            # Also when the daemon died while creating the domain.
+            self._pid = self._pid or self._read_pid()
+            self._kill_orphan()
         if self._conn is not None:
             try:
                 if self._callback is not None:
