@@ -101,6 +101,18 @@ boot_prefix() {
 	fi
 }
 
+# The verdict line of NAME from the problems found: ok and what passed
+# (TEXT), or FAIL and each problem on a line of its own.
+verdict() {
+	if [ "${#problems[@]}" -eq 0 ]; then
+		say ok "$1: $2"
+	else
+		failed=$((failed + 1))
+		say FAIL "$1"
+		printf '         %s\n' "${problems[@]}"
+	fi
+}
+
 # The subject of a patch file, on one line.
 subject() {
 	sed -n '/^Subject:/{s/^Subject: *//;p;q}' "$1"
@@ -159,13 +171,7 @@ if [ ! -f "$cover" ]; then
 	failed=$((failed + 1))
 else
 	mapfile -t problems < <(format_problems "$cover" 0 "$total" "$cover")
-	if [ "${#problems[@]}" -eq 0 ]; then
-		say ok "0000-cover-letter.patch: [PATCH 0/$total]"
-	else
-		failed=$((failed + 1))
-		say FAIL "0000-cover-letter.patch"
-		printf '         %s\n' "${problems[@]}"
-	fi
+	verdict 0000-cover-letter.patch "[PATCH 0/$total]"
 fi
 
 # --- a clean tree at base, or at patch FROM-1 when resuming ------------
@@ -200,7 +206,9 @@ git -C "$src" clean -q -f -d
 mkdir -p "$obj"
 
 if [ "$DO_BUILD" = 1 ] && [ "$from" -gt 1 ]; then
-	say ok "patches 1-$((from - 1)): held from an earlier check (CHECK_SERIES_FROM=$from)"
+	held_text="patch 1"
+	[ "$from" -le 2 ] || held_text="patches 1-$((from - 1))"
+	say ok "$held_text: held from an earlier check (CHECK_SERIES_FROM=$from)"
 elif [ "$DO_BUILD" = 1 ]; then
 	# The configuration build.sh gives the patched variant.
 	configure_tree "$src" "$obj" patched "$CHECK/config.log"
@@ -223,13 +231,7 @@ for p in "${patches[@]}"; do
 	mapfile -t problems < <(format_problems "$PATCHES/$p" "$n" "$total" "$cover")
 
 	if [ "$n" -lt "$from" ]; then
-		if [ "${#problems[@]}" -eq 0 ]; then
-			say ok "$p: format and checkpatch --strict clean; built and booted by an earlier check"
-		else
-			failed=$((failed + 1))
-			say FAIL "$p"
-			printf '         %s\n' "${problems[@]}"
-		fi
+		verdict "$p" "format and checkpatch --strict clean; built and booted by an earlier check"
 		continue
 	fi
 	if [ "$applying" = 1 ]; then
@@ -247,13 +249,7 @@ for p in "${patches[@]}"; do
 		problems+=("not applied: an earlier patch does not apply")
 	fi
 
-	if [ "${#problems[@]}" -eq 0 ]; then
-		say ok "$p: $what, format and checkpatch --strict clean"
-	else
-		failed=$((failed + 1))
-		say FAIL "$p"
-		printf '         %s\n' "${problems[@]}"
-	fi
+	verdict "$p" "$what, format and checkpatch --strict clean"
 done
 
 took=$(($(date +%s) - started))
