@@ -4,6 +4,7 @@ import json
 
 from .. import paths
 from ..guestlink import layers, planfiles
+from ..machine import cmdline
 from ..machine.guest import kernel_cmdline
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
@@ -119,7 +120,11 @@ def _describe(planned):
         "io_space": {"used": res.io_used, "available": IO_SPACE,
                      "bridges_with_legacy": res.io_bridges},
         "host": {"fds": res.fds, "fd_hard_limit": res.fd_limit,
-                 "argv_bytes": res.argv_bytes, "argv_limit": res.argv_limit},
+                 "argv_bytes": res.argv_bytes, "argv_limit": res.argv_limit,
+                 "argv_full_bytes": res.argv_full_bytes,
+                 "libvirt_limit": cmdline.arg_max()},
+        "disk_method": {"method": res.disk_method,
+                        "reason": res.disk_method_reason},
         "memory": {"estimate_mib": round(res.memory_kib / 1024, 1),
                    "parts_mib": {k: round(v / 1024, 1)
                                  for k, v in res.memory_parts.items()}},
@@ -190,6 +195,7 @@ def _text(planned, desc, all_buses):
               f"limit {h['fd_hard_limit']}); command line "
               f"{h['argv_bytes'] // 1024} KiB of "
               f"{h['argv_limit'] // 1024} KiB",
+              _method_line(desc["disk_method"]), _libvirt_line(h),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
               + ", ".join(f"{k} {v:.0f}" for k, v in
@@ -222,6 +228,23 @@ def _text(planned, desc, all_buses):
                      + "; checkout: " + (source or "none, the step will "
                                          "skip (set BLKTESTS_DIR)"))
     return "\n".join(lines)
+
+
+def _method_line(method):
+    """How QEMU gets its disks (qemu/diskstart.py) and why."""
+    return f"disks reach QEMU by {method['method']}: {method['reason']}"
+
+
+def _libvirt_line(host):
+    """The libvirt backend has every disk on QEMU's command line."""
+    full, limit = host["argv_full_bytes"], host["libvirt_limit"]
+    if full > limit:
+        return (f"libvirt backend: refused, every disk on the command line "
+                f"is {full // 1024} KiB, more than ARG_MAX's "
+                f"{limit // 1024} KiB")
+    return (f"libvirt backend: every disk on the command line, at least "
+            f"{full // 1024} KiB of {limit // 1024} KiB (libvirt's own "
+            "spelling is longer; `run --backend libvirt` measures it)")
 
 
 def _names(names):

@@ -158,6 +158,8 @@ def main(args):
             raise UsageError(f"{paths.display(paths.kernel_dir(v))}/System.map"
                              ": missing (make kernel); --profile needs it")
     if args.backend == "libvirt":
+        from ..libvirt.domain import check_whole_command_line
+        check_whole_command_line(planned)
         _libvirt_ready(args.libvirt_uri)
     image_layers = tuple(layers.for_plan(topo))
     version = accel_mod.qemu_version(qemu)

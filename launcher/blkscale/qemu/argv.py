@@ -3,19 +3,21 @@
 Disks use -blockdev + -device only: QEMU 7.2's -drive handling is O(n^2)
 in the number of drives (DESIGN.md: 4000 -drive disks take 7.5 minutes to
 start, 2.3 s with -blockdev).  Properties shared by most devices of a type
-go into -global so that thousands of disks stay well below ARG_MAX.
+go into -global so that thousands of disks stay well below ARG_MAX;
+beyond it the SCSI disks go over QMP instead (qemu/diskstart.py).
 Everything the command line says comes from the machine model
 (machine/) and the layout's disk records.
 """
 
 import shlex
 
-from ..machine import cmdline
 from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
                              controller_id, disk_props, global_args,
                              opt_value, shared_props)
 from ..machine.files import sample_files
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
+from . import diskstart
+from .diskstart import argv_bytes  # noqa: F401 (tests measure with it)
 
 
 def _props(props):
@@ -81,21 +83,20 @@ def build_argv(planned, files, variant, accel, qemu):
     return argv
 
 
-def argv_bytes(argv):
-    """What the argv costs against ARG_MAX: strings, NULs and pointers."""
-    return sum(len(a.encode()) + 1 + 8 for a in argv)
-
-
 def check_size(planned):
-    """Refuse a topology whose command line passes ARG_MAX; the size and
-    the limit go into planned.resources for `blkscale plan`."""
+    """Choose how QEMU gets its disks (qemu/diskstart.py) and refuse a
+    topology that no way can start; the choice, the sizes and the limit go
+    into planned.resources for `blkscale plan`."""
     argv = build_argv(planned, sample_files(), "patched", "tcg",
                       "qemu-system-x86_64")
-    size = argv_bytes(argv)
-    limit = cmdline.arg_max()
-    planned.resources.argv_bytes = size
-    planned.resources.argv_limit = limit
-    cmdline.check_size(planned.topo, size, limit)
+    start = diskstart.choose(argv, planned.topo)
+    res = planned.resources
+    res.argv_bytes = start.argv_bytes
+    res.argv_limit = start.limit
+    res.argv_full_bytes = start.full_bytes
+    res.disk_method = start.method
+    res.disk_method_reason = start.reason
+    return start
 
 
 def shell_command(argv):

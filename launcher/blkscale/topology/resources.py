@@ -99,6 +99,9 @@ class Resources:
     memory_parts: dict = field(default_factory=dict)
     argv_bytes: int = 0
     argv_limit: int = 0
+    argv_full_bytes: int = 0        # with every disk on the command line
+    disk_method: str = ""           # qemu/diskstart.py
+    disk_method_reason: str = ""
     notes: list = field(default_factory=list)
 
 
