@@ -3,13 +3,16 @@
 QEMU its disks (launcher/blkscale/qemu/diskstart.py), repeated.
 
     /usr/bin/python3 bench/qemustart.py [--methods argv,stack,qmp]
-        [--repeat 3] [--batch 500] TOPO...
+        [--repeat 3] [--batch 500] [--perf DIR] TOPO...
 
 For each topology and method: QEMU launched as `run` launches it, timed
 from the spawn to the guest running (the QMP greeting; with qmp, `cont`
 after the last disk), then stopped.  The kernel is loaded but never runs
 long: the figure is QEMU's alone.  Prints one line per run and the median
-with min-max per topology and method.  --perf DIR records each first
+with min-max per topology and method.  --perf DIR runs QEMU under
+`perf record -e cpu-clock -g` (first repeat only) and writes
+DIR/<disks>-<method>.data and the top of its flat profile,
+DIR/<disks>-<method>.txt.
 """
 
 import argparse
@@ -31,7 +34,21 @@ from blkscale.qemu import diskstart, hotplug  # noqa: E402
 from blkscale.qemu.machine import Machine  # noqa: E402
 
 
-def one(planned, method, batch):
+PERF = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "499", "-g"]
+
+
+def perf_report(data, out):
+    """The functions where QEMU spent its time, the first 25 lines."""
+    text = subprocess.run(["perf", "report", "-i", data, "--no-children",
+                           "--comm", "qemu-system-x86", "--sort", "symbol",
+                           "--stdio", "-g", "none"], capture_output=True,
+                          text=True).stdout
+    lines = [ln for ln in text.splitlines() if ln.strip()
+             and not ln.startswith("#")]
+    Path(out).write_text("\n".join(lines[:25]) + "\n")
+
+
+def one(planned, method, batch, perf_data=None):
     os.environ[diskstart.SWITCH] = method
     hotplug.BATCH = batch
     with tempfile.TemporaryDirectory(prefix="qemustart-") as tmp:
@@ -40,6 +57,8 @@ def one(planned, method, batch):
         Path(files.initrd).write_bytes(b"\0" * 512)
         argv = qargv.build_argv(planned, files, "patched", "tcg",
                                 "qemu-system-x86_64")
+        if perf_data:
+            argv = PERF + ["-o", perf_data, "--"] + argv
         machine = Machine(os.path.join(tmp, "qemu.log"))
         machine.configure(argv, files.qmp)
         with machine:
@@ -59,6 +78,7 @@ def main():
     ap.add_argument("--methods", default="argv,stack,qmp")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--batch", type=int, default=hotplug.BATCH)
+    ap.add_argument("--perf", metavar="DIR")
     args = ap.parse_args()
     rows = {}
     for rep in range(args.repeat):
@@ -68,13 +88,19 @@ def main():
             disks = planned.topo.expected_total
             for method in args.methods.split(","):
                 t0 = time.monotonic()
+                data = None
+                if args.perf and rep == 0:
+                    os.makedirs(args.perf, exist_ok=True)
+                    data = f"{args.perf}/{disks}-{method}.data"
                 try:
-                    f = one(planned, method, args.batch)
+                    f = one(planned, method, args.batch, data)
                 except Exception as e:      # report and go on measuring
                     print(f"{disks} {method} rep {rep}: failed: {e}",
                           flush=True)
                     continue
                 f["wall_s"] = round(time.monotonic() - t0, 3)
+                if data:
+                    perf_report(data, data[:-len(".data")] + ".txt")
                 print(f"{disks} {method} batch {args.batch} rep {rep}: {f}",
                       flush=True)
                 rows.setdefault((disks, method), []).append(f)

@@ -125,6 +125,9 @@ def _describe(planned):
                  "libvirt_limit": cmdline.arg_max()},
         "disk_method": {"method": res.disk_method,
                         "reason": res.disk_method_reason},
+        "qemu_memory": {"estimate_mib": res.qemu_kib // 1024,
+                        "devices_mib": res.qemu_devices_kib // 1024,
+                        "host_mib": res.host_kib // 1024},
         "memory": {"estimate_mib": round(res.memory_kib / 1024, 1),
                    "parts_mib": {k: round(v / 1024, 1)
                                  for k, v in res.memory_parts.items()}},
@@ -196,6 +199,7 @@ def _text(planned, desc, all_buses):
               f"{h['argv_bytes'] // 1024} KiB of "
               f"{h['argv_limit'] // 1024} KiB",
               _method_line(desc["disk_method"]), _libvirt_line(h),
+              _qemu_memory_line(desc["qemu_memory"], g["memory_mib"]),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
               + ", ".join(f"{k} {v:.0f}" for k, v in
@@ -233,6 +237,12 @@ def _text(planned, desc, all_buses):
 def _method_line(method):
     """How QEMU gets its disks (qemu/diskstart.py) and why."""
     return f"disks reach QEMU by {method['method']}: {method['reason']}"
+
+
+def _qemu_memory_line(q, guest_mib):
+    return (f"QEMU memory: about {q['estimate_mib']} MiB (guest RAM "
+            f"{guest_mib} at most, QEMU and its disks {q['devices_mib']}) of "
+            f"the host's {q['host_mib']} MiB")
 
 
 def _libvirt_line(host):
