@@ -17,6 +17,7 @@ from ..libvirt import domain_xml
 from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
+from ..qemu import diskstart, hotplug
 from ..session import summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
@@ -89,7 +90,11 @@ def _dry_run(planned, variants, args, qemu):
             continue
         files = RunFiles.under(kernel, rundir)
         argv = qargv.build_argv(planned, files, variant, requested, qemu)
-        print(qargv.shell_command(argv))
+        # What runs: past ARG_MAX some disks go over QMP (qemu/diskstart.py).
+        start = diskstart.choose(argv)
+        print(qargv.shell_command(start.argv))
+        if start.commands:
+            print(hotplug.shown(start.commands))
     return 0
 
 
