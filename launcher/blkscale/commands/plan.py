@@ -63,10 +63,17 @@ def _majors(topo):
     sd = topo.expected["scsi"] + (topo.scsi_debug.disks
                                   if topo.scsi_debug else 0)
     if sd:
-        ext = max(0, sd - 256)
-        notes.append(f"sd: {min(sd, 256)} disks on the 16 sd majors "
-                     f"({SD_MAJORS}), 16 minors each"
-                     + (f"; {ext} more on blkext (259) minors" if ext else ""))
+        # sd_probe(): major sd_major((n & 0xf0) >> 4), first minor
+        # ((n & 0xf) << 4) | (n & 0xfff00): past 256 disks the minors pass
+        # 255 on the same majors (blkext only carries partitions past 15).
+        top = max(((n & 0xf) << 4) | (n & 0xfff00)
+                  for n in range(max(0, sd - 16), sd))
+        over = max(0, sd - 256)
+        notes.append(f"sd: {sd} disks on the 16 sd majors ({SD_MAJORS}), "
+                     "16 minors each"
+                     + (f"; {over} of them with minors above 255 (the "
+                        f"highest first minor {top})"
+                        if over else ""))
     if topo.expected["virtio"]:
         notes.append(f"virtio_blk: {topo.expected['virtio']} disks on one "
                      "dynamic major (virtblk), 16 minors per disk")
