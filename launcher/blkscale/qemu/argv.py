@@ -17,7 +17,6 @@ from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
 from ..machine.files import sample_files
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
 from . import diskstart
-from .diskstart import argv_bytes  # noqa: F401 (tests measure with it)
 
 
 def _props(props):
@@ -101,9 +100,14 @@ def build_argv(planned, files, variant, accel, qemu):
         scsi_bus = scsi_bus_path(dev.bus, ctrl)
         for disk in dev.disks:
             argv += blockdev_args(disk, files)
-            argv += ["-device", f"scsi-hd,bus={scsi_bus},scsi-id={disk.target},"
+            argv += ["-device", f"scsi-hd,bus={scsi_bus},"
+                     f"scsi-id={disk.target},"
                      f"lun={disk.lun}{_props(disk_props(disk))}"]
     return argv
+
+
+# What a command line costs against ARG_MAX (measured in qemu/diskstart.py).
+argv_bytes = diskstart.argv_bytes
 
 
 def check_size(planned):

@@ -20,7 +20,7 @@ them against each other.
 import os
 from dataclasses import dataclass, field
 
-from ..errors import TopologyError, UsageError
+from ..errors import UsageError
 from ..machine import cmdline
 from . import hotplug
 

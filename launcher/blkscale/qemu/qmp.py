@@ -117,8 +117,9 @@ class Qmp:
                 reply = self._read(deadline, alive)
             if "error" in reply and failed is None:
                 cmd = commands[reply.get("id", 0)]
-                failed = (f"{cmd['execute']} {json.dumps(cmd.get('arguments'))}"
-                          f": {reply['error'].get('desc')}")
+                args = json.dumps(cmd.get("arguments"))
+                failed = (f"{cmd['execute']} {args}: "
+                          f"{reply['error'].get('desc')}")
         if failed:
             raise QmpError(failed)
 
