@@ -19,8 +19,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE,
-                          libvirt_topologies, regenerating_goldens, run_cli,
-                          shipped_topologies)
+                          libvirt_topologies, regenerating_goldens, run_cli)
 
 from blkscale import topology
 from blkscale.libvirt import domain_xml
