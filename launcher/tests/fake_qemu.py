@@ -21,6 +21,11 @@ comes from FAKE_QEMU_SCENARIO:
   no-done       everything but BLKSCALE-DONE
   kvm-hang      under -accel kvm: silence (a probe must give up); else ok
   kvm-ok        under -accel kvm: reach init and exit; else ok
+  hotplug-refused  device_add answers with an error (as QEMU does for a
+                LUN address taken twice); else ok
+
+With -S the guest waits for QMP `cont`; scsi-hd devices added over QMP
+(device_add) before it count as disks like those of the command line.
 
 FAKE_QEMU_LOG, if set, is a file to which each invocation appends its pid
 and accelerator, so tests can check what ran and that it is gone.
@@ -49,7 +54,11 @@ def chardev_paths(argv):
     return out
 
 
-def serve_qmp(path):
+HOTPLUGGED = []         # scsi-hd device_add arguments, in order
+RUNNING = threading.Event()
+
+
+def serve_qmp(path, scenario):
     """Answer QMP in a thread; returns an Event set once a client is in."""
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path)
@@ -59,13 +68,27 @@ def serve_qmp(path):
     def loop():
         conn, _ = server.accept()
         connected.set()
-        f = conn.makefile("rw")
+        # Separate files: a text "rw" file loses what it read ahead when
+        # written to, and QMP clients may send several commands at once.
+        f = conn.makefile("w")
         f.write(json.dumps({"QMP": {"version": {"qemu": {"major": 7}},
                                     "capabilities": []}}) + "\n")
         f.flush()
-        for line in f:
-            cmd = json.loads(line).get("execute")
-            f.write(json.dumps({"return": {}}) + "\n")
+        for line in conn.makefile("r"):
+            msg = json.loads(line)
+            cmd = msg.get("execute")
+            reply = {"return": {}}
+            if cmd == "device_add":
+                if scenario == "hotplug-refused":
+                    reply = {"error": {"class": "GenericError",
+                                       "desc": "LUN is already in use"}}
+                elif msg["arguments"].get("driver") == "scsi-hd":
+                    HOTPLUGGED.append(msg["arguments"])
+            if "id" in msg:
+                reply["id"] = msg["id"]
+            if cmd == "cont":
+                RUNNING.set()
+            f.write(json.dumps(reply) + "\n")
             f.flush()
             if cmd == "quit":
                 os._exit(0)
@@ -115,7 +138,11 @@ def main(argv):
     results = open(paths["results"], "w", buffering=1) \
         if "results" in paths else None
     # Like a guest that takes a moment to boot: play after QMP is up.
-    serve_qmp(paths["qmp"]).wait(5)
+    serve_qmp(paths["qmp"], scenario).wait(5)
+    if "-S" in argv:
+        RUNNING.wait(60)
+    else:
+        RUNNING.set()
 
     def say(line):
         console.write(line + "\n")
@@ -142,6 +169,7 @@ def main(argv):
             say(f"[ {i:9d}.000000] still probing")
             time.sleep(1)
     vd, sd = disks_from(argv)
+    sd += len(HOTPLUGGED)
     if scenario == "missing":
         vd = max(0, vd - 1)
     for i in range(vd):

@@ -31,10 +31,34 @@ def dry_run_argv(topo, build):
                        "qemu-system-x86_64"})
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("# stock\n")
-    # Backslash-newline is a line continuation for the shell.
-    command = out.stdout.split("\n", 1)[1].replace("\\\n", "")
+    # Backslash-newline is a line continuation for the shell; the disks
+    # that go over QMP follow as "# qmp" lines.
+    text = out.stdout.split("\n", 1)[1]
+    command = text.split("\n# qmp ", 1)[0].replace("\\\n", "")
     argv = shlex.split(command)
     return [a.replace(str(build), "@BUILD@") for a in argv]
+
+
+def dry_run_qmp(topo, build):
+    """The QMP commands of a dry run, as the options they replace."""
+    out = run_cli("run", f"topologies/{topo}.toml", "--dry-run",
+                  "--variant", "stock", "--accel", "tcg",
+                  env={"BUILD": str(build), "BLKSCALE_QEMU":
+                       "qemu-system-x86_64"})
+    pairs = []
+    for line in out.stdout.splitlines():
+        if not line.startswith("# qmp "):
+            continue
+        cmd = json.loads(line[len("# qmp "):])
+        args = dict(cmd["arguments"])
+        if cmd["execute"] == "blockdev-add":
+            pairs.append(("-blockdev", ",".join(
+                f"{k}={v}" for k, v in args.items())))
+        else:
+            driver = args.pop("driver")
+            pairs.append(("-device", ",".join(
+                [driver] + [f"{k}={v}" for k, v in args.items()])))
+    return pairs
 
 
 @pytest.mark.parametrize("topo", GOLDEN_TOPOLOGIES)
@@ -89,7 +113,7 @@ def _unique(values):
 def test_argv_matches_the_plan(topo, tmp_path):
     plan = _plan(topo)
     argv = dry_run_argv(topo, tmp_path / "build")
-    pairs = list(zip(argv, argv[1:]))
+    pairs = list(zip(argv, argv[1:])) + dry_run_qmp(topo, tmp_path / "build")
     devices = [_kv(v) for o, v in pairs if o == "-device"]
     kinds = Counter(driver for driver, _ in devices)
     expected = plan["expected"]

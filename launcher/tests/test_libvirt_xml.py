@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE,
-                          regenerating_goldens, run_cli, shipped_topologies)
+                          libvirt_topologies, regenerating_goldens, run_cli)
 
 from blkscale import topology
 from blkscale.libvirt import domain_xml
@@ -60,7 +60,7 @@ def test_golden_files_are_the_small_topologies():
     assert sorted(p.stem for p in GOLDEN.glob("*.xml")) == GOLDEN_TOPOLOGIES
 
 
-@pytest.mark.parametrize("topo", shipped_topologies())
+@pytest.mark.parametrize("topo", libvirt_topologies())
 def test_virt_xml_validate(topo, tmp_path):
     validate = shutil.which("virt-xml-validate")
     if validate is None:
@@ -149,7 +149,8 @@ def argv_places(planned):
         if driver in ("virtio-blk-pci", "virtio-scsi-pci", "pci-bridge"):
             places[key] = (props["bus"], int(props["addr"], 16))
         elif driver == "scsi-hd":
-            ctrl = props["bus"][:-2]
+            # bus=/.../<controller>/virtio-bus/virtio-scsi-device/<ctrl>.0
+            ctrl = props["bus"].rsplit("/", 1)[-1][:-2]
             places[key] = (ctrl, int(props["scsi-id"]), int(props["lun"]))
     return places
 
@@ -205,7 +206,7 @@ def _strip_ua(places):
     return out
 
 
-@pytest.mark.parametrize("topo", shipped_topologies())
+@pytest.mark.parametrize("topo", libvirt_topologies())
 def test_same_placement_as_qemu_argv(topo):
     """Every bridge, controller and disk sits where the QEMU argv puts it,
     including devices at slot 0 of a bridge, which only the command line
@@ -215,7 +216,7 @@ def test_same_placement_as_qemu_argv(topo):
     assert _strip_ua(xml_places(root)) == argv_places(planned)
 
 
-@pytest.mark.parametrize("topo", shipped_topologies())
+@pytest.mark.parametrize("topo", libvirt_topologies())
 def test_every_disk_once_at_its_own_address(topo, tmp_path):
     """What `blkscale xml` prints holds each disk once, each device at an
     address of its own, as many of each kind as the plan."""

@@ -4,7 +4,7 @@ import json
 
 from .. import paths
 from ..guestlink import layers, planfiles
-from ..machine import diskroom
+from ..machine import cmdline, diskroom
 from ..machine.guest import kernel_cmdline
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
@@ -63,11 +63,17 @@ def _majors(topo):
     sd = topo.expected["scsi"] + (topo.scsi_debug.disks
                                   if topo.scsi_debug else 0)
     if sd:
-        ext = max(0, sd - 256)
-        notes.append(f"sd: {min(sd, 256)} disks on the 16 sd majors "
-                     f"({SD_MAJORS}), 16 minors each"
-                     + (f"; {ext} more with minors above 255 on the same "
-                        "majors (sd_probe)" if ext else ""))
+        # sd_probe(): major sd_major((n & 0xf0) >> 4), first minor
+        # ((n & 0xf) << 4) | (n & 0xfff00): past 256 disks the minors pass
+        # 255 on the same majors (blkext only carries partitions past 15).
+        top = max(((n & 0xf) << 4) | (n & 0xfff00)
+                  for n in range(max(0, sd - 16), sd))
+        over = max(0, sd - 256)
+        notes.append(f"sd: {sd} disks on the 16 sd majors ({SD_MAJORS}), "
+                     "16 minors each"
+                     + (f"; {over} of them with minors above 255 (the "
+                        f"highest first minor {top})"
+                        if over else ""))
     if topo.expected["virtio"]:
         notes.append(f"virtio_blk: {topo.expected['virtio']} disks on one "
                      "dynamic major (virtblk), 16 minors per disk")
@@ -122,7 +128,14 @@ def _describe(planned):
                      "bridges_with_legacy": res.io_bridges},
         "host": {"fds": res.fds, "fd_hard_limit": res.fd_limit,
                  "argv_bytes": res.argv_bytes, "argv_limit": res.argv_limit,
-                 "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB},
+                 "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB,
+                 "argv_full_bytes": res.argv_full_bytes,
+                 "libvirt_limit": cmdline.arg_max()},
+        "disk_method": {"method": res.disk_method,
+                        "reason": res.disk_method_reason},
+        "qemu_memory": {"estimate_mib": res.qemu_kib // 1024,
+                        "devices_mib": res.qemu_devices_kib // 1024,
+                        "host_mib": res.host_kib // 1024},
         "memory": {"estimate_mib": round(res.memory_kib / 1024, 1),
                    "parts_mib": {k: round(v / 1024, 1)
                                  for k, v in res.memory_parts.items()}},
@@ -198,6 +211,8 @@ def _text(planned, desc, all_buses):
               f"{h['argv_limit'] // 1024} KiB"
               + (f"; file-backed disks write about {h['disk_mib']} MiB "
                  "into TMPDIR" if h["disk_mib"] else ""),
+              _method_line(desc["disk_method"]), _libvirt_line(h),
+              _qemu_memory_line(desc["qemu_memory"], g["memory_mib"]),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
               + ", ".join(f"{k} {v:.0f}" for k, v in
@@ -230,6 +245,29 @@ def _text(planned, desc, all_buses):
                      + "; checkout: " + (source or "none, the step will "
                                          "skip (set BLKTESTS_DIR)"))
     return "\n".join(lines)
+
+
+def _method_line(method):
+    """How QEMU gets its disks (qemu/diskstart.py) and why."""
+    return f"disks reach QEMU by {method['method']}: {method['reason']}"
+
+
+def _qemu_memory_line(q, guest_mib):
+    return (f"QEMU memory: about {q['estimate_mib']} MiB (guest RAM "
+            f"{guest_mib} at most, QEMU and its disks {q['devices_mib']}) of "
+            f"the host's {q['host_mib']} MiB")
+
+
+def _libvirt_line(host):
+    """The libvirt backend has every disk on QEMU's command line."""
+    full, limit = host["argv_full_bytes"], host["libvirt_limit"]
+    if full > limit:
+        return (f"libvirt backend: refused, every disk on the command line "
+                f"is {full // 1024} KiB, more than ARG_MAX's "
+                f"{limit // 1024} KiB")
+    return (f"libvirt backend: every disk on the command line, at least "
+            f"{full // 1024} KiB of {limit // 1024} KiB (libvirt's own "
+            "spelling is longer; `run --backend libvirt` measures it)")
 
 
 def _names(names):

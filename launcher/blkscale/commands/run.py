@@ -17,6 +17,7 @@ from ..libvirt import domain_xml
 from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
+from ..qemu import diskstart, hotplug
 from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
@@ -94,7 +95,11 @@ def _dry_run(planned, variants, args, qemu):
             continue
         files = RunFiles.under(kernel, rundir)
         argv = qargv.build_argv(planned, files, variant, requested, qemu)
-        print(qargv.shell_command(argv))
+        # What runs: past ARG_MAX some disks go over QMP (qemu/diskstart.py).
+        start = diskstart.choose(argv)
+        print(qargv.shell_command(start.argv))
+        if start.commands:
+            print(hotplug.shown(start.commands))
     return 0
 
 
@@ -166,6 +171,8 @@ def main(args):
             raise UsageError(f"{paths.display(paths.kernel_dir(v))}/System.map"
                              ": missing (make kernel); --profile needs it")
     if args.backend == "libvirt":
+        from ..libvirt.domain import check_whole_command_line
+        check_whole_command_line(planned)
         _libvirt_ready(args.libvirt_uri)
     image_layers = tuple(layers.for_plan(topo))
     version = accel_mod.qemu_version(qemu)

@@ -321,6 +321,17 @@ def for_run(planned, files, variant, accel, uri, tmpdir):
     return domain
 
 
+def check_whole_command_line(planned):
+    """libvirt starts QEMU with every disk on its command line (it has no
+    step between -S and `cont` for us): refuse, before libvirtd is asked
+    anything, a topology whose disks pass ARG_MAX even as the QEMU backend
+    spells them, which is shorter than libvirt's."""
+    cmdline.check_size(planned.topo, planned.resources.argv_full_bytes,
+                       cmdline.arg_max(), via="through libvirt ",
+                       note=" (the libvirt backend puts every disk there; "
+                       "the QEMU backend adds SCSI disks over QMP)")
+
+
 def check_command_line(xml, topo, uri):
     """Refuse a domain whose QEMU command line, as libvirt would write
     it, passes ARG_MAX.

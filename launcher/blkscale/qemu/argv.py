@@ -3,25 +3,48 @@
 Disks use -blockdev + -device only: QEMU 7.2's -drive handling is O(n^2)
 in the number of drives (DESIGN.md: 4000 -drive disks take 7.5 minutes to
 start, 2.3 s with -blockdev).  Properties shared by most devices of a type
-go into -global so that thousands of disks stay well below ARG_MAX.
+go into -global so that thousands of disks stay well below ARG_MAX;
+beyond it the SCSI disks go over QMP instead (qemu/diskstart.py).
 Everything the command line says comes from the machine model
 (machine/) and the layout's disk records.
 """
 
 import shlex
 
-from ..machine import cmdline
 from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
                              controller_id, disk_props, global_args,
                              opt_value, shared_props)
 from ..machine.files import sample_files
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
+from . import diskstart
 
 
 def _props(props):
     """,key=value,... as QEMU's key=value syntax spells them."""
     return "".join(f",{k}={'on' if v is True else v}"
                    for k, v in props.items())
+
+
+def scsi_bus_path(bus, ctrl):
+    """The absolute path of a virtio-scsi controller's SCSI bus.
+
+    QEMU resolves a bus named only by its id ("sc-san-3.0") with a
+    depth-first search of every device (qbus_find_recursive), which
+    visits every disk already on earlier controllers: O(n) per disk.  A
+    path from the root alternates devices and buses (a pci-bridge's bus
+    is named after the bridge) and looks at 32 slots per level.  It is
+    longer (about 70 bytes more per disk on the command line).
+    """
+    chain = []
+    while bus.parent is not None:
+        chain.append(bus.qemu_id)
+        bus = bus.parent
+    path = "/i440FX-pcihost/" + bus.qemu_id
+    for qid in reversed(chain):
+        path += f"/{qid}/{qid}"
+    # The controller is a virtio-pci proxy; the SCSI bus belongs to the
+    # virtio-scsi-device on its virtio-bus.
+    return f"{path}/{ctrl}/virtio-bus/virtio-scsi-device/{ctrl}.0"
 
 
 def build_argv(planned, files, variant, accel, qemu):
@@ -74,28 +97,33 @@ def build_argv(planned, files, variant, accel, qemu):
             continue
         ctrl = controller_id(dev.group, dev.index)
         argv += ["-device", f"{qtype},id={ctrl},{place}{props}"]
+        scsi_bus = scsi_bus_path(dev.bus, ctrl)
         for disk in dev.disks:
             argv += blockdev_args(disk, files)
-            argv += ["-device", f"scsi-hd,bus={ctrl}.0,scsi-id={disk.target},"
+            argv += ["-device", f"scsi-hd,bus={scsi_bus},"
+                     f"scsi-id={disk.target},"
                      f"lun={disk.lun}{_props(disk_props(disk))}"]
     return argv
 
 
-def argv_bytes(argv):
-    """What the argv costs against ARG_MAX: strings, NULs and pointers."""
-    return sum(len(a.encode()) + 1 + 8 for a in argv)
+# What a command line costs against ARG_MAX (measured in qemu/diskstart.py).
+argv_bytes = diskstart.argv_bytes
 
 
 def check_size(planned):
-    """Refuse a topology whose command line passes ARG_MAX; the size and
-    the limit go into planned.resources for `blkscale plan`."""
+    """Choose how QEMU gets its disks (qemu/diskstart.py) and refuse a
+    topology that no way can start; the choice, the sizes and the limit go
+    into planned.resources for `blkscale plan`."""
     argv = build_argv(planned, sample_files(), "patched", "tcg",
                       "qemu-system-x86_64")
-    size = argv_bytes(argv)
-    limit = cmdline.arg_max()
-    planned.resources.argv_bytes = size
-    planned.resources.argv_limit = limit
-    cmdline.check_size(planned.topo, size, limit)
+    start = diskstart.choose(argv, planned.topo)
+    res = planned.resources
+    res.argv_bytes = start.argv_bytes
+    res.argv_limit = start.limit
+    res.argv_full_bytes = start.full_bytes
+    res.disk_method = start.method
+    res.disk_method_reason = start.reason
+    return start
 
 
 def shell_command(argv):

@@ -5,22 +5,35 @@ launcher needs: the process runs in its own process group (so that
 cleanup can kill everything it started), dies with the launcher
 (PR_SET_PDEATHSIG), and its stderr goes to a log file whose tail ends up
 in the exceptions.  It provides machine/backend.py's Backend.
+
+How the disks reach QEMU is chosen in configure() (qemu/diskstart.py):
+all on the command line, with the child's stack rlimit raised if need
+be, or the SCSI disks over QMP between start-up (-S) and `cont`.
 """
 
 import ctypes
+import functools
 import os
+import resource
 import signal
 import subprocess
 import time
 
 from ..machine.errors import LaunchError, file_tail
+from . import diskstart, hotplug
 from .argv import shell_command
 from .qmp import Qmp, QmpError
 
 PR_SET_PDEATHSIG = 1
 
 
-def _child_setup():
+def _child_setup(stack_bytes=0):
+    if stack_bytes:
+        # ARG_MAX is a quarter of the stack rlimit the new program has.
+        hard = resource.getrlimit(resource.RLIMIT_STACK)[1]
+        if hard != resource.RLIM_INFINITY:
+            stack_bytes = min(stack_bytes, hard)
+        resource.setrlimit(resource.RLIMIT_STACK, (stack_bytes, hard))
     # QEMU must not outlive the launcher, even if the launcher is killed.
     try:
         libc = ctypes.CDLL(None, use_errno=True)
@@ -37,22 +50,29 @@ class Machine:
     def __init__(self, log_path):
         self.log_path = str(log_path)
         self.argv = None
+        self.start = None
         self.qmp_path = None
         self._proc = None
         self._qmp = None
         self._log = None
         self.spawned_at = None
         self.qemu_start_s = None
+        self.hotplug_s = None
         self.peak_rss_kib = 0
 
     def configure(self, argv, qmp_path):
         if self._proc is not None:
             raise RuntimeError("configure() after launch()")
-        self.argv = list(argv)
+        self.start = diskstart.choose(list(argv))
+        self.argv = self.start.argv
         self.qmp_path = str(qmp_path)
 
     def shown(self):
-        return shell_command(self.argv)
+        text = shell_command(self.argv)
+        if self.start.commands:
+            text += ("\n# then over QMP, before `cont`:\n"
+                     + hotplug.shown(self.start.commands))
+        return text
 
     def is_running(self):
         return self._proc is not None and self._proc.poll() is None
@@ -78,7 +98,9 @@ class Machine:
             self._proc = subprocess.Popen(
                 self.argv, stdin=subprocess.DEVNULL, stdout=self._log,
                 stderr=subprocess.STDOUT, start_new_session=True,
-                preexec_fn=_child_setup, close_fds=True)
+                preexec_fn=functools.partial(_child_setup,
+                                             self.start.stack_bytes),
+                close_fds=True)
         except OSError as e:
             raise LaunchError(f"cannot run {self.argv[0]}: {e.strerror}"
                               ) from None
@@ -105,8 +127,26 @@ class Machine:
                 message += ": " + log.splitlines()[-1]
             self.shutdown(hard=True)
             raise LaunchError(message, log) from None
+        if self.start.commands:
+            self._hotplug(self.spawned_at + timeout, alive)
         self.qemu_start_s = time.monotonic() - self.spawned_at
         return self.qemu_start_s
+
+    def _hotplug(self, deadline, alive):
+        """The disks that are not on the command line, then `cont`."""
+        t0 = time.monotonic()
+        try:
+            hotplug.add(self._qmp, self.start.commands, deadline, alive)
+        except QmpError as e:
+            code = self._reap(0.5)
+            message = f"QEMU refused a disk over QMP: {e}"
+            if code is not None:
+                message = (f"QEMU exited with status {code} while its disks "
+                           f"were added over QMP ({e})")
+            log = self.qemu_log().strip()
+            self.shutdown(hard=True)
+            raise LaunchError(message, log) from None
+        self.hotplug_s = time.monotonic() - t0
 
     def hmp(self, command, cpu_index=None):
         """A human monitor command over QMP (the profiler's register reads)."""

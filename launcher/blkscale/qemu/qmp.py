@@ -1,7 +1,8 @@
 """A minimal QMP client: greeting, capabilities, commands, events skipped.
 
 QEMU's own python/qemu/qmp is not packaged in Debian; the launcher needs
-only the greeting (to time QEMU's start), `quit`, and a few queries.
+the greeting (to time QEMU's start), `quit`, a few queries, and batches of
+commands that add disks before the guest runs (pipeline()).
 """
 
 import json
@@ -90,6 +91,37 @@ class Qmp:
             if "error" in reply:
                 raise QmpError(f"{name}: {reply['error'].get('desc')}")
             return reply.get("return")
+
+    def pipeline(self, commands, deadline, alive=lambda: True):
+        """Send commands (dicts with "execute" and "arguments") at once and
+        read their replies; QmpError names the first that failed.
+
+        QEMU queues what it has read and stops reading while its queue is
+        full, but keeps answering, so a batch of any size cannot deadlock:
+        one write and one read pass per batch instead of a round trip per
+        command.
+        """
+        if self._sock is None:
+            raise QmpError("QMP is not connected")
+        data = b"".join(json.dumps(dict(c, id=i)).encode() + b"\n"
+                        for i, c in enumerate(commands))
+        try:
+            self._sock.settimeout(max(deadline - time.monotonic(), 0.001))
+            self._sock.sendall(data)
+        except (socket.timeout, OSError) as e:
+            raise QmpError(f"QMP connection: {e}") from None
+        failed = None
+        for _ in commands:
+            reply = self._read(deadline, alive)
+            while "event" in reply:
+                reply = self._read(deadline, alive)
+            if "error" in reply and failed is None:
+                cmd = commands[reply.get("id", 0)]
+                args = json.dumps(cmd.get("arguments"))
+                failed = (f"{cmd['execute']} {args}: "
+                          f"{reply['error'].get('desc')}")
+        if failed:
+            raise QmpError(failed)
 
     def close(self):
         if self._sock is not None:

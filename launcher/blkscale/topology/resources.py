@@ -1,6 +1,7 @@
 """Resources a topology needs, checked before anything boots.
 
-MSI-X vectors, legacy I/O space, host file descriptors and guest memory.
+MSI-X vectors, legacy I/O space, host file descriptors, guest memory and
+the host memory QEMU needs.
 The numbers and where they come from are in topologies/README.md; each
 check refuses with the field a user would change.
 """
@@ -48,6 +49,15 @@ MEM_BLK_DISK_KIB = 64
 MEM_REQUEST_KIB = 0.5
 MEM_CONTROLLER_KIB = 128
 MEM_NULLB_KIB = 64
+
+# QEMU's own memory, KiB (peak RSS with -S, no guest, bench/qemustart.py
+# on the SCSI boot-curve points: 235 MiB at 5000 disks, 425 at 10,000,
+# 808 at 20,000): about 48 MiB and 39 KiB per SCSI disk; 0.8 MiB per
+# virtio-blk-pci device (topologies/README.md, virtio-max).  The guest's
+# RAM comes on top as the guest touches it: all of it, at worst.
+QEMU_BASE_KIB = 48 * 1024
+QEMU_SCSI_DISK_KIB = 39
+QEMU_PCI_DISK_KIB = 800
 
 
 def qemu_default_queues(group, vcpus):
@@ -97,8 +107,14 @@ class Resources:
     fd_limit: int = 0
     memory_kib: int = 0
     memory_parts: dict = field(default_factory=dict)
+    qemu_kib: int = 0               # QEMU's host memory, guest RAM included
+    qemu_devices_kib: int = 0       # of which QEMU's own and its devices'
+    host_kib: int = 0               # the host's MemTotal
     argv_bytes: int = 0
     argv_limit: int = 0
+    argv_full_bytes: int = 0        # with every disk on the command line
+    disk_method: str = ""           # qemu/diskstart.py
+    disk_method_reason: str = ""
     notes: list = field(default_factory=list)
 
 
@@ -108,6 +124,7 @@ def plan_resources(topo, layout, accel="tcg"):
     _io_space(topo, layout, res)
     check_fds(topo, layout, res, accel)
     _memory(topo, layout, res)
+    check_host_memory(topo, res)
     return res
 
 
@@ -256,3 +273,37 @@ def _memory(topo, layout, res):
                             f"{topo.guest.memory_mib} MiB is less than the "
                             f"{need} MiB estimated for {topo.expected_total} "
                             "disks")
+
+
+def host_memory_kib():
+    """The host's MemTotal, KiB (0 if unknown: nothing is refused)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemTotal:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return 0
+
+
+def check_host_memory(topo, res):
+    """QEMU's memory against the host's: refuse what the host cannot hold.
+
+    One QEMU runs at a time (variants boot one after the other), so the
+    figure is one QEMU's: its own, its devices' and the guest's RAM.
+    """
+    devices = (QEMU_BASE_KIB + QEMU_SCSI_DISK_KIB * topo.expected["scsi"]
+               + QEMU_PCI_DISK_KIB * topo.expected["virtio"])
+    guest = topo.guest.memory_mib * 1024
+    res.qemu_devices_kib = devices
+    res.qemu_kib = devices + guest
+    res.host_kib = host_memory_kib()
+    if res.host_kib and res.qemu_kib > res.host_kib:
+        where = ("guest.memory_mib" if guest >= devices
+                 else topo.largest_disk_field())
+        raise TopologyError(topo.path, where, "QEMU would need about "
+                            f"{res.qemu_kib // 1024} MiB (guest RAM "
+                            f"{guest // 1024}, QEMU and its disks "
+                            f"{devices // 1024}); the host has "
+                            f"{res.host_kib // 1024} MiB")

@@ -1,0 +1,119 @@
+#!/usr/bin/python3
+"""QEMU's start-up with a topology's disks, no guest: each way of giving
+QEMU its disks (launcher/blkscale/qemu/diskstart.py), repeated.
+
+    /usr/bin/python3 bench/qemustart.py [--methods argv,stack,qmp]
+        [--repeat 3] [--batch 500] [--perf DIR] TOPO...
+
+For each topology and method: QEMU launched as `run` launches it, timed
+from the spawn to the guest running (the QMP greeting; with qmp, `cont`
+after the last disk), then stopped.  The kernel is loaded but never runs
+long: the figure is QEMU's alone.  Prints one line per run and the median
+with min-max per topology and method.  --perf DIR runs QEMU under
+`perf record -e cpu-clock -g` (first repeat only) and writes
+DIR/<disks>-<method>.data and the top of its flat profile,
+DIR/<disks>-<method>.txt.
+"""
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "launcher"))
+
+from blkscale import commands, paths  # noqa: E402
+from blkscale.machine.files import RunFiles  # noqa: E402
+from blkscale.qemu import argv as qargv  # noqa: E402
+from blkscale.qemu import diskstart, hotplug  # noqa: E402
+from blkscale.qemu.machine import Machine  # noqa: E402
+
+
+PERF = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "499", "-g"]
+
+
+def perf_report(data, out):
+    """The functions where QEMU spent its time, the first 25 lines."""
+    text = subprocess.run(["perf", "report", "-i", data, "--no-children",
+                           "--comm", "qemu-system-x86", "--sort", "symbol",
+                           "--stdio", "-g", "none"], capture_output=True,
+                          text=True).stdout
+    lines = [ln for ln in text.splitlines() if ln.strip()
+             and not ln.startswith("#")]
+    Path(out).write_text("\n".join(lines[:25]) + "\n")
+
+
+def one(planned, method, batch, perf_data=None):
+    os.environ[diskstart.SWITCH] = method
+    hotplug.BATCH = batch
+    with tempfile.TemporaryDirectory(prefix="qemustart-") as tmp:
+        kernel = paths.kernel_dir("patched") / "bzImage"
+        files = RunFiles.under(kernel, tmp)
+        Path(files.initrd).write_bytes(b"\0" * 512)
+        argv = qargv.build_argv(planned, files, "patched", "tcg",
+                                "qemu-system-x86_64")
+        if perf_data:
+            argv = PERF + ["-o", perf_data, "--"] + argv
+        machine = Machine(os.path.join(tmp, "qemu.log"))
+        machine.configure(argv, files.qmp)
+        with machine:
+            start = machine.launch(timeout=3600)
+            rss = machine.sample_rss()
+            figures = {"method": method, "start_s": round(start, 3),
+                       "hotplug_s": round(machine.hotplug_s or 0, 3),
+                       "argv_kib": diskstart.argv_bytes(machine.argv) // 1024,
+                       "qmp_commands": len(machine.start.commands),
+                       "rss_mib": rss // 1024}
+    return figures
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("topologies", nargs="+")
+    ap.add_argument("--methods", default="argv,stack,qmp")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--batch", type=int, default=hotplug.BATCH)
+    ap.add_argument("--perf", metavar="DIR")
+    args = ap.parse_args()
+    rows = {}
+    for rep in range(args.repeat):
+        for topo in args.topologies:
+            os.environ.pop(diskstart.SWITCH, None)
+            planned = commands.prepare(topo)
+            disks = planned.topo.expected_total
+            for method in args.methods.split(","):
+                t0 = time.monotonic()
+                data = None
+                if args.perf and rep == 0:
+                    os.makedirs(args.perf, exist_ok=True)
+                    data = f"{args.perf}/{disks}-{method}.data"
+                try:
+                    f = one(planned, method, args.batch, data)
+                except Exception as e:      # report and go on measuring
+                    print(f"{disks} {method} rep {rep}: failed: {e}",
+                          flush=True)
+                    continue
+                f["wall_s"] = round(time.monotonic() - t0, 3)
+                if data:
+                    perf_report(data, data[:-len(".data")] + ".txt")
+                print(f"{disks} {method} batch {args.batch} rep {rep}: {f}",
+                      flush=True)
+                rows.setdefault((disks, method), []).append(f)
+    print("\ndisks method  start s: median (min-max)  per disk ms  "
+          "QEMU RSS MiB")
+    for (disks, method), fs in sorted(rows.items()):
+        s = [f["start_s"] for f in fs]
+        med = statistics.median(s)
+        rss = statistics.median(f["rss_mib"] for f in fs)
+        print(f"{disks:6d} {method:6s} {med:8.2f} ({min(s):.2f}-{max(s):.2f})"
+              f"  {1000 * med / disks:8.3f}  {rss:8.0f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
