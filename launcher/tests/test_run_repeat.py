@@ -81,7 +81,8 @@ def test_repeat_out_of_range_is_one_line(tmp_path, value):
 
 
 def test_smoke_twice_on_both_kernels(tmp_path):
-    need_built("stock", "patched")
+    need_built("stock")
+    need_built("patched")
     r = run_cli("run", str(TOPOLOGIES / "smoke.toml"), "--repeat", "2",
                 "--variant", "stock", "--variant", "patched", "--quiet",
                 "--run-id", "rep", "--results-dir", str(tmp_path))
