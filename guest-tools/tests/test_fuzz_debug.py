@@ -65,4 +65,5 @@ def test_fuzz_and_selftest_on_debug_kernel(tmp_path):
             with open(os.path.join(keep, "results.json"), "w") as f:
                 json.dump(doc, f, indent=1)
     fuzz = fuzzrun.check(doc, console, output, MIN_CALLS)
+    assert fuzz["inject_enomem"], "debug-fuzz.toml lost --inject-enomem"
     assert fuzz["kmemleak"]["verdict"] == "clean", fuzz["kmemleak"]
