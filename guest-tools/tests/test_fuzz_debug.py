@@ -66,4 +66,7 @@ def test_fuzz_and_selftest_on_debug_kernel(tmp_path):
                 json.dump(doc, f, indent=1)
     fuzz = fuzzrun.check(doc, console, output, MIN_CALLS)
     assert fuzz["inject_enomem"], "debug-fuzz.toml lost --inject-enomem"
+    # every wrong-name unregister met the injected -ENOMEM on re-register
+    wrong = fuzz["wrong_name"]["expected_warnings"]
+    assert wrong > 0 and fuzz["by_errno"].get("ENOMEM", 0) >= wrong, fuzz
     assert fuzz["kmemleak"]["verdict"] == "clean", fuzz["kmemleak"]
