@@ -44,7 +44,7 @@ key=$(
 			LC_ALL=C sort -z | xargs -0 sha256sum)
 		(cd "$here" && LC_ALL=C sha256sum ./*)
 		# shellcheck disable=SC2086
-		dpkg-query -W -f='${Package} ${Version}\n' $PACKAGES $BUILD_PACKAGES 2>&1
+		dpkg-query -W -f='${Package} ${Version}\n' $PACKAGES $BUILD_PACKAGES libc6 2>&1
 	} | sha256sum | cut -c1-16
 )
 out=$outdir/blktests-$key.cpio
@@ -101,6 +101,14 @@ done
 for f in $(find "$root/opt/blktests/src" -type f -perm -u+x); do
 	copy_elf_libs "$f"
 done
+
+# mkfs.fat converts file names through iconv's codepage 850 (loop/008):
+# glibc's module for it and the tables that name it.
+gconv=$(dpkg -L libc6 | grep -m1 '/gconv/IBM850\.so$') ||
+	die "glibc's IBM850 iconv module not found"
+gconv=${gconv%/*}
+mkdir -p "$root$gconv"
+cp -a "$gconv"/IBM850.so "$gconv"/gconv-modules* "$root$gconv/"
 
 install -D -m 0755 "$here/run-blktests" "$root/lib/blkscale/blktests/run"
 install -m 0644 "$here/results.awk" "$root/lib/blkscale/blktests/results.awk"
