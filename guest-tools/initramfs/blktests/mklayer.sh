@@ -104,8 +104,9 @@ done
 
 # mkfs.fat converts file names through iconv's codepage 850 (loop/008):
 # glibc's module for it and the tables that name it.
-gconv=$(dpkg -L libc6 | grep -m1 '/gconv/IBM850\.so$') ||
+gconv=$(dpkg -L libc6 | grep '/gconv/IBM850\.so$') ||
 	die "glibc's IBM850 iconv module not found"
+gconv=${gconv%%$'\n'*}
 gconv=${gconv%/*}
 mkdir -p "$root$gconv"
 cp -a "$gconv"/IBM850.so "$gconv"/gconv-modules* "$root$gconv/"
