@@ -22,10 +22,11 @@ include guest-tools/initramfs/initramfs.mk
 -include reports/reports.mk
 
 # What the blktests layer of the guest image takes from the host
-# (guest-tools/initramfs/blktests/mklayer.sh), and g++ for blktests' helpers.
+# (guest-tools/initramfs/blktests/mklayer.sh), and g++ and liburing-dev for
+# blktests' helpers.
 BLKTESTS_PACKAGES := g++ gawk bsdextrautils xfsprogs e2fsprogs pciutils \
 	mdadm nbd-client nbd-server dmsetup parted bc psmisc procps udev \
-	blktrace dosfstools libnl-utils
+	blktrace dosfstools libnl-utils gzip liburing-dev
 
 # Debian packages the project needs, on a fresh Debian 12 machine.
 DEB_PACKAGES := \

@@ -32,6 +32,9 @@ nbd/*** (network block device)                               [not run]
     driver nbd is not available
 block/004 => sda (flush intensive workload)                  [not run]
     device is not rotational
+block/039 (configure null_blk with large block size)         [not run]
+    runtime  ...  0.477s
+    kernel does not support block size larger than 4kb
 """
 
 
@@ -53,6 +56,8 @@ def results(tmp_path):
           "[   1.0] WARNING: at block/blk-core.c\n")
     write(res / "sda" / "block" / "003",
           "status\tfail\nreason\texit\nexit_status\t1\nruntime\t2.0s\n")
+    write(res / "nodev" / "block" / "039",
+          "status\tnot run\nruntime\t0.477s\n")
     return res
 
 
@@ -76,9 +81,10 @@ def by_name(doc):
 def test_every_status_line_is_one_test(tmp_path, results):
     doc = convert(tmp_path, results)
     assert [t["test"] for t in doc["tests"]] == [
-        "block/001", "block/002", "block/003", "nbd/***", "block/004"]
-    assert doc["summary"] == {"passed": 1, "failed": 2, "not_run": 2,
-                              "total": 5}
+        "block/001", "block/002", "block/003", "nbd/***", "block/004",
+        "block/039"]
+    assert doc["summary"] == {"passed": 1, "failed": 2, "not_run": 3,
+                              "total": 6}
     assert doc["check_exit_status"] == 1
     assert doc["wall_s"] == 12.5
     assert doc["devices"] == {"vblk-0": "vda", "scsi-0": "sda"}
@@ -112,6 +118,14 @@ def test_not_run_keeps_every_reason(tmp_path, results):
     assert tests[("nbd/***", None)]["reason"] == (
         "nbd-client is not available; driver nbd is not available")
     assert tests[("block/004", "sda")]["reason"] == "device is not rotational"
+
+
+def test_runtime_of_a_test_that_skipped_while_running_is_no_reason(
+        tmp_path, results):
+    t = by_name(convert(tmp_path, results))[("block/039", None)]
+    assert t["status"] == "not run"
+    assert t["reason"] == "kernel does not support block size larger than 4kb"
+    assert t["runtime_s"] == 0.477
 
 
 def test_no_status_line_gives_no_tests(tmp_path, results):

@@ -22,10 +22,15 @@ die() {
 	die "$checkout: not a blktests checkout (no check script or tests/)"
 
 # Debian packages whose programs blktests calls (udev for udevadm settle,
-# which returns at once without a udev daemon).
+# which returns at once without a udev daemon; gzip for the zgrep that
+# reads /proc/config.gz).
 PACKAGES="bash coreutils gawk sed grep diffutils findutils util-linux mount
 bsdutils bsdextrautils kmod procps psmisc xfsprogs e2fsprogs pciutils mdadm
-nbd-client nbd-server dmsetup parted bc udev blktrace dosfstools libnl-utils"
+nbd-client nbd-server dmsetup parted bc udev blktrace dosfstools libnl-utils
+gzip"
+# What building blktests' helpers needs besides a compiler: miniublk, the
+# ublk server of the ublk tests, is built only where liburing's headers are.
+BUILD_PACKAGES="liburing-dev"
 
 # Programs blktests never calls that would bring large libraries
 # (xfs_scrub alone brings 35 MB of ICU).
@@ -39,7 +44,7 @@ key=$(
 			LC_ALL=C sort -z | xargs -0 sha256sum)
 		(cd "$here" && LC_ALL=C sha256sum ./*)
 		# shellcheck disable=SC2086
-		dpkg-query -W -f='${Package} ${Version}\n' $PACKAGES 2>&1
+		dpkg-query -W -f='${Package} ${Version}\n' $PACKAGES $BUILD_PACKAGES libc6 2>&1
 	} | sha256sum | cut -c1-16
 )
 out=$outdir/blktests-$key.cpio
@@ -49,7 +54,7 @@ if [ -f "$out" ]; then
 fi
 
 missing=
-for p in $PACKAGES; do
+for p in $PACKAGES $BUILD_PACKAGES; do
 	dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null | grep -q '^ii' ||
 		missing="$missing $p"
 done
@@ -96,6 +101,15 @@ done
 for f in $(find "$root/opt/blktests/src" -type f -perm -u+x); do
 	copy_elf_libs "$f"
 done
+
+# mkfs.fat converts file names through iconv's codepage 850 (loop/008):
+# glibc's module for it and the tables that name it.
+gconv=$(dpkg -L libc6 | grep '/gconv/IBM850\.so$') ||
+	die "glibc's IBM850 iconv module not found"
+gconv=${gconv%%$'\n'*}
+gconv=${gconv%/*}
+mkdir -p "$root$gconv"
+cp -a "$gconv"/IBM850.so "$gconv"/gconv-modules* "$root$gconv/"
 
 install -D -m 0755 "$here/run-blktests" "$root/lib/blkscale/blktests/run"
 install -m 0644 "$here/results.awk" "$root/lib/blkscale/blktests/results.awk"
