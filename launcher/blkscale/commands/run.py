@@ -15,6 +15,7 @@ from ..hostfacts import host_cpu
 from ..names import RUN_ID, VARIANT
 from ..libvirt import domain_xml
 from ..libvirt import staging as staging_mod
+from ..libvirt import uri as uri_form
 from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
@@ -127,6 +128,24 @@ def _libvirt_ready(uri):
     daemon.ensure(uri)
 
 
+def _remote_accel(requested, uri):
+    """The accelerator on a host over the network, from what its libvirt
+    offers (this machine's /dev/kvm and probe say nothing of it)."""
+    from ..libvirt import hostcheck
+    facts = hostcheck.check(uri, "volumes")
+    if facts["libvirt_version"] is None:
+        raise UsageError(f"--libvirt-uri: {uri}: {facts['problem']}")
+    if requested == "tcg":
+        return "tcg", "requested"
+    if requested == "kvm" and not facts["kvm"]:
+        raise UsageError(f"--accel kvm: {uri} offers no KVM domain type")
+    if requested == "kvm":
+        return "kvm", "requested"
+    if facts["kvm"]:
+        return "kvm", f"libvirt on {uri} offers KVM"
+    return "tcg", f"libvirt on {uri} offers no KVM"
+
+
 def _kernel_nr_cpus(variant):
     config = paths.kernel_dir(variant) / "config"
     try:
@@ -203,9 +222,13 @@ def main(args):
     started = now_iso()
     try:
         with interruptible():
-            accel, reason = accel_mod.choose(args.accel, qemu, version,
-                                             kernels[variants[0]][0],
-                                             progress)
+            if args.backend == "libvirt" and not uri_form.is_local(
+                    args.libvirt_uri):
+                accel, reason = _remote_accel(args.accel, args.libvirt_uri)
+            else:
+                accel, reason = accel_mod.choose(args.accel, qemu, version,
+                                                 kernels[variants[0]][0],
+                                                 progress)
             if accel == "kvm":
                 planned.use_accel(accel)
             _raise_fd_limit(planned.resources.fds)
