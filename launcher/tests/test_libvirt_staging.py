@@ -473,3 +473,35 @@ def test_the_pool_goes_beside_the_default_pool(run_files):
     conn = FakeConn()
     conn.pools["default"] = FakePool(conn, "/srv/images")
     assert staging.planned_target(conn) == "/srv/images/blkscale"
+
+
+# -- the accelerator of a host over the network ---------------------------
+
+@pytest.mark.parametrize("requested, kvm, expected", [
+    ("auto", True, ("kvm", "libvirt on qemu+ssh://h/system offers KVM")),
+    ("auto", False, ("tcg", "libvirt on qemu+ssh://h/system offers no KVM")),
+    ("tcg", True, ("tcg", "requested")),
+    ("kvm", True, ("kvm", "requested")),
+    ("kvm", False, "--accel kvm: qemu+ssh://h/system offers no KVM domain "
+     "type"),
+    ("auto", None, "--libvirt-uri: qemu+ssh://h/system: cannot connect: x"),
+])
+def test_remote_accelerator_comes_from_the_hosts_libvirt(
+        monkeypatch, requested, kvm, expected):
+    from blkscale.commands import run
+    from blkscale.errors import UsageError
+
+    def check(uri, mode):
+        assert mode == "volumes"
+        if kvm is None:
+            return {"libvirt_version": None, "problem": "cannot connect: x"}
+        return {"libvirt_version": "9.0.0", "kvm": kvm}
+
+    monkeypatch.setattr(hostcheck, "check", check)
+    if isinstance(expected, tuple):
+        assert run._remote_accel(requested, "qemu+ssh://h/system") == \
+            expected
+    else:
+        with pytest.raises(UsageError) as e:
+            run._remote_accel(requested, "qemu+ssh://h/system")
+        assert str(e.value) == expected
