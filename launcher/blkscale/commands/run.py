@@ -129,21 +129,20 @@ def _libvirt_ready(uri):
 
 
 def _remote_accel(requested, uri):
-    """The accelerator on a host over the network, from what its libvirt
-    offers (this machine's /dev/kvm and probe say nothing of it)."""
+    """(accelerator, reason, the host's facts) for a host over the
+    network, from what its libvirt offers (this machine's /dev/kvm and
+    probe say nothing of it)."""
     from ..libvirt import hostcheck
     facts = hostcheck.check(uri, "volumes")
     if facts["libvirt_version"] is None:
         raise UsageError(f"--libvirt-uri: {uri}: {facts['problem']}")
-    if requested == "tcg":
-        return "tcg", "requested"
     if requested == "kvm" and not facts["kvm"]:
         raise UsageError(f"--accel kvm: {uri} offers no KVM domain type")
-    if requested == "kvm":
-        return "kvm", "requested"
+    if requested != "auto":
+        return requested, "requested", facts
     if facts["kvm"]:
-        return "kvm", f"libvirt on {uri} offers KVM"
-    return "tcg", f"libvirt on {uri} offers no KVM"
+        return "kvm", f"libvirt on {uri} offers KVM", facts
+    return "tcg", f"libvirt on {uri} offers no KVM", facts
 
 
 def _kernel_nr_cpus(variant):
@@ -222,9 +221,14 @@ def main(args):
     started = now_iso()
     try:
         with interruptible():
+            cpu = None
             if args.backend == "libvirt" and not uri_form.is_local(
                     args.libvirt_uri):
-                accel, reason = _remote_accel(args.accel, args.libvirt_uri)
+                accel, reason, facts = _remote_accel(args.accel,
+                                                     args.libvirt_uri)
+                # results.json describes the host that ran the guest.
+                version = facts["qemu_version"] or version
+                cpu = facts["cpu_model"]
             else:
                 accel, reason = accel_mod.choose(args.accel, qemu, version,
                                                  kernels[variants[0]][0],
@@ -232,7 +236,7 @@ def main(args):
             if accel == "kvm":
                 planned.use_accel(accel)
             _raise_fd_limit(planned.resources.fds)
-            opts = Options(qemu, accel, version, host_cpu(),
+            opts = Options(qemu, accel, version, cpu or host_cpu(),
                            args.show_command, progress, args.backend,
                            args.libvirt_uri, args.profile or 0.0,
                            image_layers, args.staging)
