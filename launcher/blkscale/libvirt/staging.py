@@ -191,9 +191,10 @@ def ensure_pool(conn):
 class Stager:
     """Puts one run's files into the host's pool and takes them away.
 
-    Volumes of the run are named `<prefix>.*` (prefix: the domain's
-    name), so cleanup() finds every one, also those of an upload cut
-    short.  The kernel volume is shared by runs of the same kernel: a run
+    Volumes of the run are named `<prefix>.*` (prefix: the domain's name)
+    and remembered as they are created, so cleanup() deletes every one,
+    also those of an upload cut short, without listing the pool (which
+    other runs fill at the same time).  The kernel volume is shared by runs of the same kernel: a run
     that finds it complete uses it; one that finds it being written by
     another run (or cut short) sends a copy of its own instead.
     """
@@ -206,6 +207,7 @@ class Stager:
         self.conn = None
         self.pool = None
         self._claimed = None        # the kernel volume we create and fill
+        self._made = []             # names of this run's volumes
 
     def files(self):
         return host_files(self.local, self.target, self.prefix,
@@ -213,8 +215,11 @@ class Stager:
 
     # -- volumes -----------------------------------------------------------
 
-    def _create(self, name, capacity):
-        return self.pool.createXML(volume_xml(name, capacity), 0)
+    def _create(self, name, capacity, own=True):
+        vol = self.pool.createXML(volume_xml(name, capacity), 0)
+        if own:
+            self._made.append(name)
+        return vol
 
     def _upload(self, vol, path, extents, cancelled):
         with open(path, "rb") as f:
@@ -254,7 +259,7 @@ class Stager:
             try:
                 # Capacity 0: an upload cut short leaves a short file,
                 # which no later run mistakes for the kernel.
-                vol = self._create(self.kernel_name, 0)
+                vol = self._create(self.kernel_name, 0, own=False)
             except libvirt.libvirtError:
                 vol = None          # another run created it first
             if vol is not None:
@@ -272,7 +277,6 @@ class Stager:
         self.conn = conn
         self.pool = ensure_pool(conn)
         try:
-            self.pool.refresh(0)
             self.kernel_name = self._kernel(cancelled)
             files = self.files()
             self._whole(f"{self.prefix}.initrd.cpio", self.local.initrd,
@@ -294,17 +298,6 @@ class Stager:
         except OSError as e:
             raise StagingError(f"storage pool {POOL}: {e}") from None
 
-    def run_volumes(self):
-        """Names of this run's volumes in the pool."""
-        if self.pool is None:
-            return []
-        try:
-            self.pool.refresh(0)
-            names = self.pool.listVolumes()
-        except libvirt.libvirtError:
-            return []
-        return [n for n in names if n.startswith(self.prefix + ".")]
-
     def cleanup(self):
         """Delete the run's volumes and a kernel volume left unfilled;
         returns the names that could not be deleted."""
@@ -315,9 +308,10 @@ class Stager:
             except libvirt.libvirtError:
                 left.append(self.kernel_name)
             self._claimed = None
-        for name in self.run_volumes():
+        for name in self._made:
             try:
                 self.pool.storageVolLookupByName(name).delete(0)
             except libvirt.libvirtError:
                 left.append(name)
+        self._made = []
         return left
