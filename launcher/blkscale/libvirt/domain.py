@@ -169,6 +169,10 @@ class Domain:
             self.shutdown()
             raise LaunchError(f"{self.uri}: {e.get_error_message()}") from None
         result = {}
+        # Not Thread.join(): a join cut short by the SIGINT exception can
+        # leave the thread looking finished while createXML still runs
+        # (CPython 3.11), and the new domain would go unseen.
+        done = threading.Event()
 
         def create():
             flags = libvirt.VIR_DOMAIN_START_AUTODESTROY
@@ -183,7 +187,7 @@ class Domain:
                     self.staging_s = time.monotonic() - self.spawned_at
                     self.spawned_at = time.monotonic()
                 result["dom"] = self._conn.createXML(self.xml, flags)
-                if self.stager is not None:
+                if self.stager is not None and not self._cancel.is_set():
                     self._open_streams(result["dom"])
                     result["dom"].resume()
             except libvirt.libvirtError as e:
@@ -192,23 +196,25 @@ class Domain:
                 result["staging"] = e
             except staging_mod.Cancelled:
                 pass
+            finally:
+                done.set()
 
         self.spawned_at = time.monotonic()
         worker = threading.Thread(target=create, name="libvirt-create",
                                   daemon=True)
         worker.start()
         try:
-            while worker.is_alive():
+            while not done.is_set():
                 if tick:
                     tick()
-                worker.join(0.5)
+                done.wait(0.5)
         finally:
             # Interrupted or not: the domain, if created, must be known to
             # shutdown() so that it is destroyed; files still being sent
-            # stop at the next chunk.
-            if worker.is_alive():
+            # stop at the next chunk, a staged domain is not resumed.
+            if not done.is_set():
                 self._cancel.set()
-            worker.join()
+            done.wait()
             self._dom = result.get("dom")
         if "staging" in result:
             self.shutdown()
