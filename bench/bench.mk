@@ -2,6 +2,7 @@
 # verdict against the committed baselines (bench/README.md).
 #   make bench [BENCH_SWEEP=bench/sweeps/NAME.toml] [BENCH_TOPOLOGIES='a b']
 #              [VARIANTS='stock patched'] [REPEAT=N] [BENCH_HOSTS='uri1 uri2']
+#              [BENCH_STAGING=shared|volumes]
 #   make nightly [NIGHTLY_SWEEP=...]
 #   make baseline RUN=results/<run>
 
@@ -14,11 +15,12 @@ bench_overrides = \
 	$(if $(BENCH_TOPOLOGIES),--topology '$(BENCH_TOPOLOGIES)') \
 	$(if $(REPEAT),--repeat $(REPEAT)) \
 	$(if $(BENCH_HOSTS),--host '$(BENCH_HOSTS)') \
+	$(if $(BENCH_STAGING),--staging $(BENCH_STAGING)) \
 	$(if $(filter command line environment,$(origin VARIANTS)),--variant '$(VARIANTS)')
 
 .PHONY: bench nightly baseline
 
-bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios; BENCH_HOSTS='uri1 uri2': fan out over libvirt hosts
+bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios; BENCH_HOSTS='uri1 uri2': fan out over libvirt hosts (BENCH_STAGING=volumes: send their files as storage volumes)
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,

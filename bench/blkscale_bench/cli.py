@@ -32,6 +32,11 @@ def add_sweep_arguments(parser, default_sweep):
                              "queue, each through the libvirt backend")
     parser.add_argument("--slots", metavar="N", type=int,
                         help="units each --host runs at once (default 1)")
+    parser.add_argument("--staging", choices=("shared", "volumes"),
+                        help="how runs send their files to every --host: "
+                             "shared files or storage volumes (default: "
+                             "shared on this machine, volumes over the "
+                             "network)")
     parser.add_argument("--run-id", metavar="ID",
                         help="name of the run (default: UTC time and the "
                              "sweep's name)")
@@ -61,10 +66,13 @@ def sweep_from_args(args, known_metrics=None):
                                                   "--variant")
     uris = _words(getattr(args, "host", None))
     if uris:
-        sweep.hosts = hosts.from_command_line(uris, args.slots)
+        sweep.hosts = hosts.from_command_line(uris, args.slots,
+                                              getattr(args, "staging", None))
         sweep.hosts_where, sweep.hosts_field = "command line", "--host"
     elif getattr(args, "slots", None) is not None:
         raise BenchError("command line", "--slots", "needs --host")
+    elif getattr(args, "staging", None) is not None:
+        raise BenchError("command line", "--staging", "needs --host")
     if args.accel:
         sweep.accel = args.accel
     if args.repeat is not None:

@@ -26,8 +26,13 @@ MOVED = "moved"
 
 
 def host_facts(hosts):
-    """{uri: facts} from the launcher's `hosts check`, in hosts' order."""
-    return launch.hosts_check([h.uri for h in hosts])
+    """{uri: facts} from the launcher's `hosts check`, one call per
+    staging asked for."""
+    facts = {}
+    for staging in dict.fromkeys(h.staging for h in hosts):
+        facts.update(launch.hosts_check(
+            [h.uri for h in hosts if h.staging == staging], staging))
+    return facts
 
 
 def manifest_hosts(hosts, facts):
@@ -39,6 +44,7 @@ def manifest_hosts(hosts, facts):
             "uri": h.uri,
             "label": label(h.uri),
             "slots": h.slots,
+            "staging": h.staging_used,
             "usable": bool(f.get("ok")),
             "problem": f.get("problem"),
             "cpu_model": f.get("cpu_model"),
@@ -120,7 +126,8 @@ class HostRunner:
             self.index += 1
             index = self.index
         argv = launch.run_argv(topo, variant, self.staging, staged_id, accel,
-                               host=uri)
+                               host=uri,
+                               host_staging=self._host_of(uri).staging)
         started = now_iso()
         t0 = time.monotonic()
         load0 = hostload.sample()
@@ -145,13 +152,16 @@ class HostRunner:
             self.statuses.append(status)
         return entry
 
+    def _host_of(self, uri):
+        return next(h for h in self.sweep.hosts if h.uri == uri)
+
     def _host_fault(self, entry, uri):
         """Why the host (not the guest) failed this run, or None."""
         status = entry["exit_status"]
         if status in GUEST_STATUSES or entry["outcome"] in (
                 "interrupted", "killed"):
             return None
-        facts = launch.hosts_check([uri])[uri]
+        facts = launch.hosts_check([uri], self._host_of(uri).staging)[uri]
         if not facts.get("ok"):
             return facts.get("problem") or "host check failed"
         if entry["outcome"] == LAUNCH_FAILURE:

@@ -23,21 +23,27 @@ def launcher_command():
     return os.environ.get("BLKSCALE_LAUNCHER") or str(REPO / "blkscale")
 
 
-def run_argv(topology, variant, staging, run_id, accel, host=None):
+def run_argv(topology, variant, staging, run_id, accel, host=None,
+             host_staging=None):
     """host: a libvirt URI to run on through the libvirt backend; None
-    starts QEMU directly on this machine."""
+    starts QEMU directly on this machine.  host_staging: how the run's
+    files reach it (shared, volumes; None: the launcher's default)."""
     argv = [launcher_command(), "run", str(topology.path), "--variant",
             variant, "--results-dir", str(staging), "--run-id", run_id,
             "--accel", accel, "--quiet"]
     if host is not None:
         argv += ["--backend", "libvirt", "--libvirt-uri", host]
+        if host_staging:
+            argv.append(f"--staging={host_staging}")
     return argv
 
 
-def hosts_check(uris):
+def hosts_check(uris, staging=None):
     """The launcher's `hosts check --json` of uris: {uri: facts}; facts
-    has `ok` and, when not, `problem`."""
+    has `ok` and, when not, `problem`.  staging: as run_argv's."""
     argv = [launcher_command(), "hosts", "check", "--json", *uris]
+    if staging:
+        argv.append(f"--staging={staging}")
     try:
         out = subprocess.run(argv, capture_output=True, text=True,
                              timeout=HOSTS_CHECK_TIMEOUT_S, cwd=REPO,

@@ -161,7 +161,8 @@ def test_a_daemon_killed_mid_sweep_loses_no_run(tmp_path, libvirt_mod,
                for r in m["runs"])
     assert f"{move['unit']}: moved from {second.uri}" in out
     # No domain and no QEMU left on either daemon, the killed one
-    # included: restarted, it finds nothing to reconnect to.
+    # included: restarted, it finds nothing to reconnect to (it lists a
+    # dead domain until its reconnect finds the QEMU gone).
     assert second.qemu_pids() == []
     assert gone(libvirt_mod, daemon.SYSTEM_URI, before) == []
     second.start()
@@ -197,3 +198,42 @@ def test_sigint_leaves_no_domain_on_either_host(tmp_path, libvirt_mod,
     assert m["partial_reason"] == "interrupted by SIGINT"
     assert {r["host"] for r in m["runs"]} == set(hosts)
     assert all(r["outcome"] == "interrupted" for r in m["runs"])
+
+
+def test_a_host_staged_through_volumes_shares_the_sweep(tmp_path,
+                                                        libvirt_mod, second):
+    """The private daemon forced to staging through volumes: its runs use
+    only its storage pool and libvirt streams, and leave in the pool
+    nothing but the kernels."""
+    before = our_domains(libvirt_mod, daemon.SYSTEM_URI)
+    sweep = tmp_path / "staged.toml"
+    sweep.write_text(
+        (REPO / SWEEP).read_text().replace("repeat = 2", "repeat = 1")
+        .replace('hosts = ["qemu:///system"]',
+                 f'hosts = ["qemu:///system", {{uri = "{second.uri}", '
+                 'staging = "volumes"}]'))
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    out = subprocess.run(
+        [str(REPO / "blkscale"), "bench", "--sweep", str(sweep),
+         "--results-dir", str(tmp_path / "results"), "--run-id", "vol"],
+        cwd=REPO, env=dict(os.environ, TMPDIR=str(tmp)), capture_output=True,
+        text=True, timeout=1800)
+    assert out.returncode == 0, out.stdout + out.stderr
+    m = manifest(tmp_path, "vol")
+    assert [(h["uri"], h["staging"]) for h in m["hosts"]] == [
+        (daemon.SYSTEM_URI, "shared"), (second.uri, "volumes")]
+    on_second = [r for r in m["runs"] if r["host"] == second.uri]
+    assert on_second, "the queue left the staged host out"
+    assert all(r["outcome"] == "ok" for r in m["runs"]), m["runs"]
+    assert all("--staging=volumes" in r["command"] for r in on_second)
+    conn = libvirt_mod.open(second.uri)
+    try:
+        pool = conn.storagePoolLookupByName("blkscale")
+        pool.refresh(0)
+        left = pool.listVolumes()
+    finally:
+        conn.close()
+    assert left and all(n.startswith("kernel-") for n in left), left
+    assert gone(libvirt_mod, daemon.SYSTEM_URI, before) == []
+    assert gone(libvirt_mod, second.uri) == []

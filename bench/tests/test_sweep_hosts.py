@@ -169,6 +169,13 @@ def test_command_line_hosts(hosts_env):
     ('[{uri = "qemu:///system", cores = 2}]', "hosts[0].cores: unknown key"),
     ('[{slots = 2}]', "hosts[0]: needs a uri"),
     ('[3]', "hosts[0]: must be a libvirt URI"),
+    ('[{uri = "qemu:///system", staging = "nfs"}]', "hosts[0].staging: "
+     "'nfs': use shared or volumes"),
+    ('[{uri = "qemu:///system", staging = 1}]', "hosts[0].staging: must be "
+     '"shared" or "volumes", got 1'),
+    ('[{uri = "qemu+ssh://b2/system", staging = "shared"}]',
+     "hosts[0].staging: shared: qemu+ssh://b2/system is not on this "
+     "machine"),
 ])
 def test_bad_hosts_entry_is_one_line(hosts_env, hosts, problem):
     sweep = hosts_env.write_sweep("bad", ["small"], f"hosts = {hosts}\n")
@@ -177,6 +184,42 @@ def test_bad_hosts_entry_is_one_line(hosts_env, hosts, problem):
     assert len(out.stderr.strip().splitlines()) == 1, out.stderr
     assert out.stderr.startswith(f"{sweep}: {problem}"), out.stderr
     assert not (hosts_env.results / "r1").exists()
+
+
+def test_staging_goes_to_hosts_check_and_every_run(hosts_env):
+    sweep = hosts_env.write_sweep(
+        "staged", ["small", "big"],
+        f'hosts = [{{uri = "{A}", staging = "volumes"}}, "{B}"]\n')
+    out = hosts_env.run("bench", sweep=sweep)
+    assert out.returncode == 0, out.stderr
+    m = hosts_env.manifest()
+    assert [(h["uri"], h["staging"]) for h in m["hosts"]] == [
+        (A, "volumes"), (B, "shared")]
+    for r in m["runs"]:
+        assert ("--staging=volumes" in r["command"]) == (r["host"] == A), r
+    calls = hosts_env.log.read_text().splitlines()
+    checks = [c for c in calls if c.startswith("hosts check")]
+    assert f"hosts check --json {A} --staging=volumes" in checks
+    assert f"hosts check --json {B}" in checks
+
+
+def test_command_line_staging(hosts_env):
+    plain = hosts_env.write_sweep("plain", ["small"])
+    out = hosts_env.run("bench", "--host", A, "--staging", "volumes",
+                        sweep=plain)
+    assert out.returncode == 0, out.stderr
+    m = hosts_env.manifest()
+    assert [h["staging"] for h in m["hosts"]] == ["volumes"]
+    assert all("--staging=volumes" in r["command"] for r in m["runs"])
+    out = hosts_env.run("bench", "--host", "qemu+ssh://b2/system",
+                        "--staging", "shared", sweep=plain)
+    assert out.returncode == 2
+    assert out.stderr.startswith("command line: --staging: shared: "
+                                 "qemu+ssh://b2/system is not on this "), \
+        out.stderr
+    out = hosts_env.run("bench", "--staging", "volumes", sweep=plain)
+    assert out.returncode == 2
+    assert out.stderr.strip() == "command line: --staging: needs --host"
 
 
 def test_slots_without_host_is_refused(hosts_env):

@@ -61,9 +61,10 @@ def test_unreachable_host_cannot_run(tmp_path):
     assert len(out.stdout.splitlines()) == 1
 
 
-def test_a_network_host_is_said_not_to_run_yet():
+def test_a_host_that_cannot_run_says_why_in_its_line():
     facts = {"uri": "qemu+ssh://h/system", "ok": False, "local": False,
-             "problem": "a host over the network cannot run yet: x",
+             "staging": "volumes",
+             "problem": "storage pool blkscale: cannot create: x",
              "libvirt_version": "9.0.0",
              "qemu_version": "QEMU emulator version 7.2.0",
              "machines": ["pc-i440fx-7.2", "pc"], "kvm": True, "cpus": 8,
@@ -72,7 +73,17 @@ def test_a_network_host_is_said_not_to_run_yet():
     assert hostcheck.line(facts) == (
         "qemu+ssh://h/system: libvirt 9.0.0, QEMU 7.2.0, machines pc, "
         "/dev/kvm yes, memory 4.0 GiB free, disk ? free, 8 CPUs (AMD EPYC)"
-        "; run: no: a host over the network cannot run yet: x")
+        "; run: no: storage pool blkscale: cannot create: x")
+
+
+def test_a_network_host_cannot_share_files(tmp_path):
+    out = run_cli("hosts", "check", "--staging", "shared",
+                  "qemu+ssh://h.invalid/system")
+    assert out.returncode == 1
+    assert out.stdout == (
+        "qemu+ssh://h.invalid/system: run: no: staging shared: "
+        "qemu+ssh://h.invalid/system is not on this machine and sees none "
+        "of its files (use volumes)\n")
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@
 import json
 
 from ..errors import EXIT_OK, EXIT_STEP_FAILED, UsageError
-from ..libvirt import hostcheck, uri as uri_form
+from ..libvirt import hostcheck, staging, uri as uri_form
 
 
 def add_arguments(parser):
@@ -14,6 +14,10 @@ def add_arguments(parser):
                              "qemu+unix:///system?socket=PATH")
     parser.add_argument("--json", action="store_true",
                         help="the facts as a JSON array (for bench)")
+    parser.add_argument("--staging", choices=staging.MODES,
+                        help="how runs would send their files (run "
+                        "--staging); default: shared for a daemon on this "
+                        "machine, volumes over the network")
 
 
 def main(args):
@@ -23,7 +27,7 @@ def main(args):
             wrong = uri_form.problem(uri)
             if wrong:
                 raise UsageError(f"URI[{i}]: {wrong}")
-    facts = [hostcheck.check(u) for u in args.uris]
+    facts = [hostcheck.check(u, args.staging) for u in args.uris]
     if args.json:
         print(json.dumps(facts, indent=1))
         return EXIT_OK

@@ -14,6 +14,8 @@ from ..guestlink import layers
 from ..hostfacts import host_cpu
 from ..names import RUN_ID, VARIANT
 from ..libvirt import domain_xml
+from ..libvirt import staging as staging_mod
+from ..libvirt import uri as uri_form
 from ..machine.files import RunFiles
 from ..qemu import accel as accel_mod
 from ..qemu import argv as qargv
@@ -41,6 +43,12 @@ def add_arguments(parser):
                         default="qemu:///system", help="libvirt connection "
                         "for --backend libvirt (default: qemu:///system, "
                         "started if not running)")
+    parser.add_argument("--staging", choices=("shared", "volumes"),
+                        help="how the run's files reach the libvirt host: "
+                        "shared (its daemon opens this machine's files) or "
+                        "volumes (sent into a storage pool, console and "
+                        "results as streams); default: shared for a daemon "
+                        "on this machine, volumes over the network")
     parser.add_argument("--show-command", action="store_true",
                         help="print the QEMU command line, then run it")
     parser.add_argument("--dry-run", action="store_true",
@@ -90,8 +98,15 @@ def _dry_run(planned, variants, args, qemu):
         if args.backend == "libvirt":
             # libvirt wants absolute paths.
             files = RunFiles.under(kernel, "/" + rundir)
-            print(domain_xml.domain_xml(planned, files, variant, requested),
-                  end="")
+            mode = args.staging or staging_mod.default_mode(args.libvirt_uri)
+            if mode == "volumes":
+                # The pool's directory and the kernel's digest are the
+                # host's and the kernel's: placeholders here.
+                files = staging_mod.host_files(
+                    files, "/@POOL@", domain_xml.domain_name(planned.topo, variant),
+                    staging_mod.kernel_volume("@SHA256@"))
+            print(domain_xml.domain_xml(planned, files, variant, requested,
+                                        staging=mode), end="")
             continue
         files = RunFiles.under(kernel, rundir)
         argv = qargv.build_argv(planned, files, variant, requested, qemu)
@@ -111,6 +126,23 @@ def _libvirt_ready(uri):
         raise UsageError("--backend libvirt: python3-libvirt is not "
                          "installed (apt-get install python3-libvirt)")
     daemon.ensure(uri)
+
+
+def _remote_accel(requested, uri):
+    """(accelerator, reason, the host's facts) for a host over the
+    network, from what its libvirt offers (this machine's /dev/kvm and
+    probe say nothing of it)."""
+    from ..libvirt import hostcheck
+    facts = hostcheck.check(uri, "volumes")
+    if facts["libvirt_version"] is None:
+        raise UsageError(f"--libvirt-uri: {uri}: {facts['problem']}")
+    if requested == "kvm" and not facts["kvm"]:
+        raise UsageError(f"--accel kvm: {uri} offers no KVM domain type")
+    if requested != "auto":
+        return requested, "requested", facts
+    if facts["kvm"]:
+        return "kvm", f"libvirt on {uri} offers KVM", facts
+    return "tcg", f"libvirt on {uri} offers no KVM", facts
 
 
 def _kernel_nr_cpus(variant):
@@ -161,6 +193,13 @@ def main(args):
     if run_dir.exists():
         raise UsageError(f"{paths.display(run_dir)}: exists; choose another "
                          "--run-id")
+    if args.staging is not None and args.backend != "libvirt":
+        raise UsageError("--staging: needs --backend libvirt")
+    wrong = staging_mod.mode_problem(
+        args.staging or staging_mod.default_mode(args.libvirt_uri),
+        args.libvirt_uri)
+    if args.backend == "libvirt" and wrong:
+        raise UsageError(f"--staging: {wrong}")
     if args.profile is not None and args.backend == "libvirt":
         raise UsageError("--profile: needs the QEMU backend (its QMP monitor)")
     if args.profile is not None and not 0.05 <= args.profile <= 60:
@@ -182,16 +221,25 @@ def main(args):
     started = now_iso()
     try:
         with interruptible():
-            accel, reason = accel_mod.choose(args.accel, qemu, version,
-                                             kernels[variants[0]][0],
-                                             progress)
+            cpu = None
+            if args.backend == "libvirt" and not uri_form.is_local(
+                    args.libvirt_uri):
+                accel, reason, facts = _remote_accel(args.accel,
+                                                     args.libvirt_uri)
+                # results.json describes the host that ran the guest.
+                version = facts["qemu_version"] or version
+                cpu = facts["cpu_model"]
+            else:
+                accel, reason = accel_mod.choose(args.accel, qemu, version,
+                                                 kernels[variants[0]][0],
+                                                 progress)
             if accel == "kvm":
                 planned.use_accel(accel)
             _raise_fd_limit(planned.resources.fds)
-            opts = Options(qemu, accel, version, host_cpu(),
+            opts = Options(qemu, accel, version, cpu or host_cpu(),
                            args.show_command, progress, args.backend,
                            args.libvirt_uri, args.profile or 0.0,
-                           image_layers)
+                           image_layers, args.staging)
             for k, variant in repeats.order(variants, args.repeat):
                 where = run_dir / repeats.out_rel(variant, k, args.repeat)
                 outcomes.append((k, run_variant(planned, variant, run_id,

@@ -5,6 +5,12 @@ session/variant.py watches either the same way.  The domain is created with
 VIR_DOMAIN_START_AUTODESTROY: libvirtd destroys it when our connection
 closes, so even a launcher killed with SIGKILL leaves no domain behind;
 shutdown() (and leaving the `with` block) destroys it at once.
+
+With staging "volumes" (staging.py) the domain's files are first sent to
+the host's storage pool, the domain is created paused, its console and
+results channel are opened as streams copied into the run's local files,
+and only then does the guest run: no byte of either is lost.  Its volumes
+are deleted when it ends.
 """
 
 import os
@@ -16,7 +22,8 @@ import time
 from ..errors import UsageError
 from ..machine import cmdline
 from ..machine.errors import LaunchError, file_tail
-from . import daemon, domain_xml
+from . import daemon, domain_xml, staging as staging_mod
+from .streams import StreamPump
 from . import uri as uri_form
 
 try:
@@ -29,6 +36,8 @@ RUN_DIR = "/var/run/libvirt/qemu"
 LOG_DIR = "/var/log/libvirt/qemu"
 # How long exitcode() waits for the stop event of a domain that is gone.
 EVENT_GRACE_S = 2
+# ... and for the console and results streams to bring their last bytes.
+STREAM_GRACE_S = 10
 
 _loop_lock = threading.Lock()
 _loop_started = False
@@ -83,8 +92,14 @@ def parse_log_command(text):
 class Domain:
     """A transient libvirt domain; a context manager."""
 
-    def __init__(self, uri=daemon.SYSTEM_URI):
+    def __init__(self, uri=daemon.SYSTEM_URI, stager=None, make_xml=None):
         self.uri = uri
+        # Staged through volumes: the Stager, and the XML of its files.
+        self.stager, self._make_xml = stager, make_xml
+        self.left_volumes = []
+        self.staging_s = None       # sending the files, before QEMU starts
+        self._cancel = threading.Event()
+        self._pumps = []
         self.xml = None
         self.name = None
         self.argv = []
@@ -109,9 +124,10 @@ class Domain:
 
     @property
     def log_path(self):
-        # Another daemon's logs (qemu+unix:///system?socket=...) are its
-        # own; without them, the command line is libvirt's rendering.
-        if uri_form.socket_path(self.uri):
+        # Another daemon's logs (qemu+unix:///system?socket=..., or over
+        # the network) are its own; without them, the command line is
+        # libvirt's rendering.
+        if uri_form.socket_path(self.uri) or not uri_form.is_local(self.uri):
             return None
         return os.path.join(LOG_DIR, f"{self.name}.log")
 
@@ -129,7 +145,9 @@ class Domain:
 
         createXML returns once QEMU runs the guest: the time it takes is
         libvirt's and QEMU's start together, the number to compare with
-        the QEMU backend's start (spawn to QMP greeting).  It runs in a
+        the QEMU backend's start (spawn to QMP greeting).  Sending a
+        staged run's files comes before and is not part of it
+        (staging_s).  It runs in a
         thread so that tick() (about twice a second) keeps the progress
         line alive and SIGINT is not held up; timeout is accepted for the
         Machine interface, libvirt bounds its own waits.
@@ -151,28 +169,56 @@ class Domain:
             self.shutdown()
             raise LaunchError(f"{self.uri}: {e.get_error_message()}") from None
         result = {}
+        # Not Thread.join(): a join cut short by the SIGINT exception can
+        # leave the thread looking finished while createXML still runs
+        # (CPython 3.11), and the new domain would go unseen.
+        done = threading.Event()
 
         def create():
+            flags = libvirt.VIR_DOMAIN_START_AUTODESTROY
             try:
-                result["dom"] = self._conn.createXML(
-                    self.xml, libvirt.VIR_DOMAIN_START_AUTODESTROY)
+                if self.stager is not None:
+                    self.xml = self._make_xml(self.stager.stage(
+                        self._conn, self._cancel))
+                    if self._cancel.is_set():
+                        raise staging_mod.Cancelled()
+                    flags |= libvirt.VIR_DOMAIN_START_PAUSED
+                    # QEMU's start is timed from here, as for shared files.
+                    self.staging_s = time.monotonic() - self.spawned_at
+                    self.spawned_at = time.monotonic()
+                result["dom"] = self._conn.createXML(self.xml, flags)
+                if self.stager is not None and not self._cancel.is_set():
+                    self._open_streams(result["dom"])
+                    result["dom"].resume()
             except libvirt.libvirtError as e:
                 result["error"] = e
+            except staging_mod.StagingError as e:
+                result["staging"] = e
+            except staging_mod.Cancelled:
+                pass
+            finally:
+                done.set()
 
         self.spawned_at = time.monotonic()
         worker = threading.Thread(target=create, name="libvirt-create",
                                   daemon=True)
         worker.start()
         try:
-            while worker.is_alive():
+            while not done.is_set():
                 if tick:
                     tick()
-                worker.join(0.5)
+                done.wait(0.5)
         finally:
             # Interrupted or not: the domain, if created, must be known to
-            # shutdown() so that it is destroyed.
-            worker.join()
+            # shutdown() so that it is destroyed; files still being sent
+            # stop at the next chunk, a staged domain is not resumed.
+            if not done.is_set():
+                self._cancel.set()
+            done.wait()
             self._dom = result.get("dom")
+        if "staging" in result:
+            self.shutdown()
+            raise result["staging"]
         if "error" in result:
             log = self.qemu_log().strip()
             self.shutdown()
@@ -183,6 +229,29 @@ class Domain:
         self.argv = self._read_argv()
         self._pid = self._read_pid()
         return self.qemu_start_s
+
+    def _open_streams(self, dom):
+        """The console and results channel, copied into the run's local
+        files; opened while the domain is paused."""
+        local = self.stager.local
+        for path in (local.console, local.results):
+            open(path, "ab").close()
+        for path, opener, name in (
+                (local.console, lambda st: dom.openConsole(None, st, 0),
+                 "console"),
+                (local.results, lambda st: dom.openChannel(
+                    domain_xml.RESULTS_PORT, st, 0), "results")):
+            stream = self._conn.newStream(0)
+            opener(stream)
+            self._pumps.append(StreamPump(stream, path, name).start())
+
+    def _end_streams(self, timeout):
+        """Wait for the streams to bring their last bytes, then stop
+        them."""
+        for pump in self._pumps:
+            pump.join(timeout)
+        for pump in self._pumps:
+            pump.stop()
 
     def _read_argv(self):
         if self.log_path is None:
@@ -243,6 +312,8 @@ class Domain:
         if self._dom is None or self.is_running():
             return None
         self._stopped.wait(EVENT_GRACE_S)
+        # What the guest wrote last is still on its way from the host.
+        self._end_streams(STREAM_GRACE_S)
         self._exitcode = 0 if self._stop_detail in (
             None, libvirt.VIR_DOMAIN_EVENT_STOPPED_SHUTDOWN,
             libvirt.VIR_DOMAIN_EVENT_STOPPED_DESTROYED) else 1
@@ -287,6 +358,10 @@ class Domain:
             # Also when the daemon died while creating the domain.
             self._pid = self._pid or self._read_pid()
             self._kill_orphan()
+        self._end_streams(0)
+        if self.stager is not None and self._conn is not None:
+            # The volumes of a run, also one that failed or was cut short.
+            self.left_volumes = self.stager.cleanup()
         if self._conn is not None:
             try:
                 if self._callback is not None:
@@ -308,17 +383,49 @@ class Domain:
         return False
 
 
-def for_run(planned, files, variant, accel, uri, tmpdir):
+def for_run(planned, files, variant, accel, uri, tmpdir, staging=None):
     """A configured Domain for one run, its command line checked against
     ARG_MAX; its name ends like the run's temporary directory, so that
-    concurrent runs do not collide."""
+    concurrent runs do not collide.  staging: "shared" or "volumes"
+    (default: shared for a daemon on this machine)."""
     suffix = os.path.basename(tmpdir.rstrip("/")).rsplit("-", 1)[-1]
     name = domain_xml.domain_name(planned.topo, variant, suffix)
-    xml = domain_xml.domain_xml(planned, files, variant, accel, name)
+    staging = staging or staging_mod.default_mode(uri)
+    if staging == "shared":
+        xml = domain_xml.domain_xml(planned, files, variant, accel, name)
+        check_command_line(xml, planned.topo, uri)
+        domain = Domain(uri)
+        domain.configure(xml, name)
+        return domain
+
+    def make_xml(host_files):
+        return domain_xml.domain_xml(planned, host_files, variant, accel,
+                                     name, staging="volumes")
+
+    stager = staging_mod.Stager(planned, files, name,
+                                _ask(uri, staging_mod.planned_target))
+    xml = make_xml(stager.files())
     check_command_line(xml, planned.topo, uri)
-    domain = Domain(uri)
+    domain = Domain(uri, stager, make_xml)
     domain.configure(xml, name)
     return domain
+
+
+def _ask(uri, question):
+    """question(conn) on a connection of its own, LaunchError if the host
+    does not answer."""
+    if libvirt is None:
+        raise UsageError("python3-libvirt is not installed (apt-get "
+                         "install python3-libvirt)")
+    libvirt.registerErrorHandler(_quiet_errors, None)
+    try:
+        conn = libvirt.open(uri)
+    except libvirt.libvirtError as e:
+        raise LaunchError(f"{uri}: {e.get_error_message()}") from None
+    try:
+        return question(conn)
+    finally:
+        conn.close()
 
 
 def check_whole_command_line(planned):

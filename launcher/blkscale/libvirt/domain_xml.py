@@ -231,28 +231,43 @@ class _Builder:
             self.scsi_index += 1
 
 
-def _results_port(devices, files):
+def _results_port(devices, files, streams=False):
+    """Console and results: files the launcher reads on this machine, or,
+    when the host shares no file with the launcher, what libvirt hands
+    over as streams: a pty console (virDomainOpenConsole) and a channel
+    on a UNIX socket whose path libvirt picks (virDomainOpenChannel takes
+    nothing else)."""
     ctrl = ET.SubElement(devices, "controller", type="virtio-serial",
                          index="0", model="virtio-non-transitional",
                          ports="2", vectors="2")
     ET.SubElement(ctrl, "address", type="pci", domain="0x0000", bus="0x00",
                   slot=f"{RESULTS_SLOT:#04x}", function="0x0")
-    serial = ET.SubElement(devices, "serial", type="file")
-    ET.SubElement(serial, "source", path=files.console)
+    kind = "pty" if streams else "file"
+    serial = ET.SubElement(devices, "serial", type=kind)
+    if not streams:
+        ET.SubElement(serial, "source", path=files.console)
     ET.SubElement(serial, "target", port="0")
-    channel = ET.SubElement(devices, "channel", type="file")
-    ET.SubElement(channel, "source", path=files.results)
+    channel = ET.SubElement(devices, "channel",
+                            type="unix" if streams else "file")
+    if streams:
+        ET.SubElement(channel, "source", mode="bind")
+    else:
+        ET.SubElement(channel, "source", path=files.results)
     ET.SubElement(channel, "target", type="virtio", name=RESULTS_PORT)
     ET.SubElement(channel, "address", type="virtio-serial", controller="0",
                   bus="0", port="1")
 
 
-def build(planned, files, variant, accel="tcg", name=None, label=None):
+def build(planned, files, variant, accel="tcg", name=None, label=None,
+          staging="shared"):
     """The <domain> element for one variant of a planned topology.
 
     label is the "+uid:+gid" QEMU runs as (default: this process's);
     libvirt relabels nothing, so QEMU reads and writes the run's files
     with the same rights as when the launcher starts it directly.
+    With staging "volumes" the files are the host's storage volumes
+    (libvirt/staging.py) and the host's own security policy applies: no
+    seclabel, libvirt gives its QEMU user the volumes for the run.
     """
     topo = planned.topo
     dom = ET.Element("domain", type="kvm" if accel == "kvm" else "qemu")
@@ -280,7 +295,7 @@ def build(planned, files, variant, accel="tcg", name=None, label=None):
     b.devices = ET.SubElement(dom, "devices")
     # Nothing on PCI that the layout did not place.
     ET.SubElement(b.devices, "controller", type="usb", model="none")
-    _results_port(b.devices, files)
+    _results_port(b.devices, files, streams=staging == "volumes")
     b.args += ["-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off"]
     b.bridges()
     b.globals()
@@ -291,11 +306,12 @@ def build(planned, files, variant, accel="tcg", name=None, label=None):
             b.scsi(dev)
     ET.SubElement(b.devices, "memballoon", model="none")
 
-    if label is None:
-        label = f"+{os.getuid()}:+{os.getgid()}"
-    seclabel = ET.SubElement(dom, "seclabel", type="static", model="dac",
-                             relabel="no")
-    ET.SubElement(seclabel, "label").text = label
+    if staging == "shared":
+        if label is None:
+            label = f"+{os.getuid()}:+{os.getgid()}"
+        seclabel = ET.SubElement(dom, "seclabel", type="static", model="dac",
+                                 relabel="no")
+        ET.SubElement(seclabel, "label").text = label
 
     cmdline = ET.SubElement(dom, _Q + "commandline")
     for arg in b.args:
@@ -317,5 +333,7 @@ def render(dom):
     return ET.tostring(dom, encoding="unicode") + "\n"
 
 
-def domain_xml(planned, files, variant, accel="tcg", name=None, label=None):
-    return render(build(planned, files, variant, accel, name, label))
+def domain_xml(planned, files, variant, accel="tcg", name=None, label=None,
+               staging="shared"):
+    return render(build(planned, files, variant, accel, name, label,
+                        staging))

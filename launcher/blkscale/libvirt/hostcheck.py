@@ -2,8 +2,10 @@
 `blkscale hosts check URI...` and the sweep's choice of hosts.
 
 Everything is asked through the libvirt connection (capabilities, node
-info), so the same questions work on a remote host; only the free disk
-space is measured here, where a run's files are made.
+info), so the same questions work on a remote host.  The free disk space
+is measured where a run's files go: here for shared staging, in the
+host's `blkscale` storage pool for staging through volumes (the check
+creates the pool when it is missing, as a run would).
 """
 
 import shutil
@@ -11,7 +13,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 from ..hostfacts import host_cpu
-from . import daemon, uri as uri_form
+from . import daemon, staging as staging_mod, uri as uri_form
 
 try:
     import libvirt
@@ -48,17 +50,36 @@ def _capabilities(conn):
     return model, list(dict.fromkeys(machines)), list(dict.fromkeys(types))
 
 
-def check(uri):
+def _pool_free_mib(conn):
+    """Free space of blkscale's pool on the host (made if missing)."""
+    pool = staging_mod.ensure_pool(conn)
+    try:
+        pool.refresh(0)
+        return pool.info()[3] // (1024 * 1024)
+    except libvirt.libvirtError as e:
+        raise staging_mod.StagingError(
+            f"storage pool {staging_mod.POOL}: {e.get_error_message()}") \
+            from None
+
+
+def check(uri, staging=None):
     """The facts of one host as a dict: `ok` says whether a run can go
-    there, `problem` why not."""
+    there, `problem` why not.  staging: shared or volumes (default: by
+    where the host is, staging.default_mode)."""
     facts = {"uri": uri, "ok": False, "problem": None, "local":
-             uri_form.is_local(uri), "libvirt_version": None,
+             uri_form.is_local(uri), "staging": staging,
+             "libvirt_version": None,
              "qemu_version": None, "machines": [], "accelerators": [],
              "kvm": None, "cpus": None, "cpu_model": None,
              "memory_free_mib": None, "disk_free_mib": None}
     wrong = uri_form.problem(uri)
     if wrong:
         facts["problem"] = wrong
+        return facts
+    facts["staging"] = staging = staging or staging_mod.default_mode(uri)
+    wrong = staging_mod.mode_problem(staging, uri)
+    if wrong:
+        facts["problem"] = f"staging {wrong}"
         return facts
     if libvirt is None:
         facts["problem"] = ("python3-libvirt is not installed (apt-get "
@@ -82,28 +103,27 @@ def check(uri):
         facts["cpus"] = info[2]
         facts["memory_free_mib"] = conn.getFreeMemory() // (1024 * 1024)
         model, machines, types = _capabilities(conn)
+        if staging == "volumes":
+            facts["disk_free_mib"] = _pool_free_mib(conn)
     except libvirt.libvirtError as e:
         facts["problem"] = f"libvirt: {e.get_error_message()}"
+        return facts
+    except staging_mod.StagingError as e:
+        facts["problem"] = str(e)
         return facts
     finally:
         conn.close()
     facts["machines"] = machines
     facts["accelerators"] = ["tcg" if t == "qemu" else t for t in types]
     facts["kvm"] = "kvm" in types
-    if facts["local"]:
-        facts["cpu_model"] = host_cpu()
+    facts["cpu_model"] = host_cpu() if facts["local"] else model
+    if staging == "shared":
         facts["disk_free_mib"] = shutil.disk_usage(
             tempfile.gettempdir()).free // (1024 * 1024)
-    else:
-        facts["cpu_model"] = model
     if not machines:
         facts["problem"] = f"no {ARCH} QEMU emulator (install qemu-system-x86)"
     elif MACHINE not in machines:
         facts["problem"] = f"QEMU has no machine type {MACHINE!r}"
-    elif not facts["local"]:
-        facts["problem"] = ("a host over the network cannot run yet: the "
-                            "domain's console and results files are made "
-                            "on this machine")
     facts["ok"] = facts["problem"] is None
     return facts
 
@@ -127,5 +147,10 @@ def line(facts):
              f"memory {_mib(facts['memory_free_mib'])} free",
              f"disk {_mib(facts['disk_free_mib'])} free",
              f"{facts['cpus']} CPUs ({facts['cpu_model'] or '?'})"]
-    verdict = "run: yes" if facts["ok"] else f"run: no: {facts['problem']}"
+    if not facts["ok"]:
+        verdict = f"run: no: {facts['problem']}"
+    elif facts.get("staging") == "volumes":
+        verdict = "run: yes (staged through volumes)"
+    else:
+        verdict = "run: yes"
     return f"{facts['uri']}: " + ", ".join(parts) + f"; {verdict}"

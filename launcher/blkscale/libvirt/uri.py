@@ -1,11 +1,10 @@
 """libvirt connection URIs of the QEMU driver: their form, and whether
 the daemon runs on this machine.
 
-A run's domain refers to files the launcher made on its own machine
-(kernel, per-run initramfs, disk images, console and results files), so
-a run can go to a daemon on this machine (qemu:///system, or another
-daemon's socket: qemu+unix:///system?socket=PATH) and not yet to a host
-reached over the network.
+A daemon on this machine (qemu:///system, or another daemon's socket:
+qemu+unix:///system?socket=PATH) can open the files the launcher made
+(kernel, per-run initramfs, disk images, console and results files); a
+host reached over the network gets them through libvirt (staging.py).
 """
 
 import os

@@ -43,11 +43,11 @@ def controller_id(group, index):
 
 
 def sparse_path(files, group, index):
-    return f"{files.disks}/{group.id}-{index}.img"
+    return f"{files.disks}/{files.disk_prefix}{group.id}-{index}.img"
 
 
 def slice_path(files, group):
-    return f"{files.disks}/{group.id}.img"
+    return f"{files.disks}/{files.disk_prefix}{group.id}.img"
 
 
 def image_files(planned, files):

@@ -16,6 +16,9 @@ class RunFiles:
     qmp: str
     results: str
     disks: str              # directory for sparse and slice image files
+    # Before each image's name: several runs' images share one directory
+    # when they are volumes of one storage pool (libvirt/staging.py).
+    disk_prefix: str = ""
 
     @classmethod
     def under(cls, kernel, directory):

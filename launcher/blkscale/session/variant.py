@@ -60,6 +60,7 @@ class Options:
     libvirt_uri: str = "qemu:///system"
     profile_s: float = 0.0              # guest profiler interval, 0: off
     layers: tuple = ()                  # image layers after the base
+    staging: str = None                 # libvirt: shared, volumes, default
 
 
 @dataclass
@@ -344,7 +345,7 @@ def _machine(planned, files, variant, opts, tmp):
     if opts.backend == "libvirt":
         from ..libvirt.domain import for_run
         return for_run(planned, files, variant, opts.accel, opts.libvirt_uri,
-                       tmp)
+                       tmp, opts.staging)
     machine = Machine(os.path.join(tmp, "qemu.log"))
     machine.configure(qargv.build_argv(planned, files, variant, opts.accel,
                                        opts.qemu), files.qmp)
