@@ -31,7 +31,8 @@ nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUI
 	BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
 		--junitxml=$(BUILD)/nightly-guest-tests.xml \
 		guest-tools/tests/test_fuzz_debug.py \
-		guest-tools/tests/test_blktests_nightly.py || status=1; \
+		guest-tools/tests/test_blktests_nightly.py \
+		guest-tools/tests/test_blktests_flavour.py || status=1; \
 	exit $$status
 
 baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>

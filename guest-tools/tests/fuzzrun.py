@@ -33,7 +33,8 @@ EXPECTED_WARN = re.compile(r"WARNING: CPU: \d+ PID: \d+ at (?:\S+ )?"
 def require_built(variant):
     """Skip unless the variant's kernel and guest image exist."""
     for need, how in ((BUILD / "kernel" / "out" / variant / "bzImage",
-                       f"make kernel-{variant}" if variant == "debug"
+                       "make kernel-debug" if variant == "debug" else
+                       "make kernel-blktests" if variant.endswith("-blktests")
                        else "make kernel"),
                       (BUILD / "initramfs" / f"{variant}.cpio",
                        f"make build/initramfs/{variant}.cpio")):
