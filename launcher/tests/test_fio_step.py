@@ -18,6 +18,7 @@ GLOBAL = """; Generated
 [global]
 ioengine=psync
 thread
+disk_util=0
 rw=randwrite
 bs=128k
 size=100%

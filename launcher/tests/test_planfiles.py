@@ -85,6 +85,7 @@ def test_fio_job_is_the_global_section(tmp_path):
     job = planfiles.fio_job(p.topo)
     assert "verify=crc32c" in job
     assert "thread" in job.splitlines()
+    assert "disk_util=0" in job.splitlines()
     assert "size=16m" in job.splitlines()
     jobs = [line for line in job.splitlines() if line.startswith("[")]
     assert jobs == ["[global]"]

@@ -60,6 +60,10 @@ def fio_job(topo):
         "direct=1",
         # threads, not a process per disk: hundreds of jobs per batch
         "thread",
+        # fio's disk-utilisation accounting (sysfs stat of every device,
+        # its device list walked per job) grows faster than the jobs:
+        # 500 SCSI disks in batches of 250 took 203 s with it, 7.5 s without.
+        "disk_util=0",
         f"rw={fio.rw}",
         f"bs={fio.bs}",
         f"iodepth={fio.iodepth}",
