@@ -140,11 +140,13 @@ def compare(manifest, figures, baselines, thresholds):
             for metric in sorted(set(base) | set(current)):
                 limit = thresholds.get(metric)
                 if metric not in base:
-                    if current.get(metric) is not None:
+                    spread = spread_of(current.get(metric))
+                    if spread is not None:
                         checks.append(Check(
                             topo, variant, metric, NO_BASELINE,
-                            current=current[metric],
-                            message=f"{metric}: no baseline value"))
+                            current=spread.median,
+                            message=f"{metric}: no baseline value",
+                            spread=spread.to_json()))
                     continue
                 if limit is None:
                     checks.append(Check(topo, variant, metric, NO_BASELINE,

@@ -3,8 +3,8 @@
 
 import os
 
-from . import baseline, ceilings, clockfloor, compare, junit, metrics, \
-    repeats
+from . import baseline, ceilings, clockfloor, compare, everydisk, junit, \
+    metrics, repeats
 from blkscale.results.atomic import write_json_atomic
 
 XML_NAME = "nightly.xml"
@@ -23,6 +23,7 @@ def evaluate(run_dir, baselines_dir, overrides=None):
     checks = compare.compare(manifest, figures, bases,
                              metrics.thresholds(ref, overrides))
     checks += ceilings.checks(figures, docs, ref)
+    checks += everydisk.checks(docs)
     clockfloor.annotate(checks, clockfloor.sweep_floors(docs))
     if manifest.get("status") != "complete":
         checks.append(compare.Check(

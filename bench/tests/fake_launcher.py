@@ -11,6 +11,8 @@ FAKE_VARIANT    the variant FAKE_FACTOR and FAKE_DROP apply to
 FAKE_REPEAT_FACTORS  comma-separated factors by repeat (1, 2, ...),
                 multiplied into FAKE_FACTOR: noise between repeats
 FAKE_DROP       a section to leave out, e.g. procdevices
+FAKE_BAD_DISK   a serial whose disk the census finds signed as another
+                (in FAKE_VARIANT's runs)
 FAKE_LOG        file to append one line per call: argv, and signals seen
 FAKE_RUN_S      seconds a run takes (default 0)
 FAKE_HOSTS_DIR  a directory of libvirt hosts (`run --libvirt-uri URI`,
@@ -60,7 +62,9 @@ def results(topology, variant, disks, factor):
                 "launcher_version": "1.0"},
         "kernel": {"variant": variant, "release": f"6.1.0-{variant}",
                    "guest_release": f"6.1.0-{variant}"},
-        "topology": {"name": topology, "expected": {"total": disks}},
+        "topology": {"name": topology,
+                     "expected": {"virtio": 4, "scsi": disks - 4, "sim": 0,
+                                  "total": disks}},
         "host": {"qemu_version": "QEMU emulator version 7.2.99",
                  "accelerator": "tcg", "cpu_model": "Fake CPU",
                  "host_cpus": 2, "vcpus": 2, "memory_mib": 1024,
@@ -82,7 +86,12 @@ def results(topology, variant, disks, factor):
                   for s in ("census", "majors", "procdevices", "fio", "lvm")],
         "verdict": "ok",
         "warnings": [],
-        "census": {"disks_expected": disks, "disks_found": disks},
+        "census": {"disks_expected": disks, "disks_found": disks,
+                   "identity": {"expected": disks, "checked": disks,
+                                "ok": disks, "mismatched": 0, "missing": 0,
+                                "duplicated": 0, "unexpected": 0,
+                                "signatures_checked": disks,
+                                "signatures_ok": disks, "bad": []}},
         "majors": {"block": {
             "dynamic_capacity": capacity,
             "static_collisions": {"count": 0 if patched else 115,
@@ -91,7 +100,9 @@ def results(topology, variant, disks, factor):
             "lookup": curve(9, int(4600 * factor), 5, width=1)},
             "char": {"dynamic_capacity": 148}},
         "procdevices": {"points": points},
-        "fio": {"disks": 4, "ok": 4, "failed": 0, "jobs": []},
+        "fio": {"disks": 4, "ok": 4, "failed": 0, "jobs": [],
+                "disks_expected": 4, "disks_verified": 4, "disks_failed": 0,
+                "not_run": []},
         "lvm": {"ok": True, "pvs": 4, "pvcreate_s": 1.2 * factor,
                 "vgcreate_s": 0.3, "lvcreate_s": 0.7, "fio_verify_s": 3.5,
                 "remove_s": 0.9},
@@ -211,6 +222,12 @@ def run(argv):
             doc["boot"][key[5:]] = float(value) * factor
         elif key == "census" and value == "failed":
             doc["steps"][0]["verdict"] = "failed"
+    bad = os.environ.get("FAKE_BAD_DISK") if targeted else None
+    if bad:
+        ident = doc["census"]["identity"]
+        ident.update(ok=disks - 1, mismatched=1, signatures_ok=disks - 1)
+        ident["bad"] = [{"disk": "sdc", "serial": bad, "check": "signature",
+                         "problem": "sector 0 is another disk"}]
     drop = os.environ.get("FAKE_DROP") if targeted else None
     if drop:
         doc.pop(drop, None)

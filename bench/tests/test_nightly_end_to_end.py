@@ -73,3 +73,14 @@ def test_baseline_refuses_partial(bench_env):
         "manifest.json: status: partial sweep; a baseline needs a complete "
         "one (--force to accept it)")
     assert not (bench_env.tmp / "b").exists()
+
+
+def test_nightly_fails_on_one_wrong_disk(bench_env):
+    bases = _baseline(bench_env)
+    out = bench_env.run("nightly", "--baselines", str(bases), run_id="n3",
+                        FAKE_BAD_DISK="jbod-2", FAKE_VARIANT="patched")
+    assert out.returncode == 1
+    assert "nightly verdict: REGRESSION" in out.stdout
+    assert "REGRESSION  small patched: every_disk_identified: repeat 1: " \
+        "7/8 identified (1 mismatched, signatures 7/8); first: sdc " \
+        "(jbod-2): sector 0 is another disk" in out.stdout
