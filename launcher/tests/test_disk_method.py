@@ -6,6 +6,7 @@ command line to QMP commands sent between -S and `cont`.
 
 import functools
 import json
+import re
 import os
 import shutil
 import subprocess
@@ -93,7 +94,7 @@ def test_the_switch_forces_a_method_and_is_checked(big, monkeypatch):
     start = qargv.check_size(commands.prepare(big))
     assert start.method == "qmp"
     assert sum(c["execute"] == "device_add" for c in start.commands) == \
-        DISKS - 2
+        DISKS - 2 == start.qmp_disks
     assert start.argv[-1] == "-S"
     monkeypatch.setenv(diskstart.SWITCH, "bogus")
     with pytest.raises(UsageError, match="BLKSCALE_DISK_METHOD=bogus"):
@@ -143,9 +144,14 @@ def test_raised_stack_rlimit_lets_a_long_command_line_exec(tmp_path):
 
 def test_run_adds_disks_over_qmp_before_the_guest_runs(big, fake_env):
     env = dict(fake_env, **{diskstart.SWITCH: "qmp"})
-    out = run_cli("run", big, "--variant", "patched", "--quiet",
+    out = run_cli("run", big, "--variant", "patched",
                   "--results-dir", big.parent / "results", env=env)
     assert out.returncode == 0, out.stdout + out.stderr
+    # Progress while QEMU takes them: disks added of those going over QMP.
+    added = re.findall(r"\[patched\] qemu qmp +disks (\d+)/(\d+)",
+                       out.stdout + out.stderr)
+    assert added and {int(t) for _, t in added} == {DISKS - 2}
+    assert all(0 < int(n) <= DISKS - 2 for n, _ in added)
     doc = json.loads(next((big.parent / "results").glob(
         "*/patched/results.json")).read_text())
     assert doc["disks"]["found"]["total"] == DISKS

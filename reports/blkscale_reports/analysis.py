@@ -1,6 +1,7 @@
 """Everything the report shows, computed once from the loaded run: the
 tables, the fitted models and the data behind each plot."""
 
+import statistics
 from dataclasses import dataclass, field
 
 from blkscale_bench import clockfloor
@@ -9,7 +10,10 @@ from . import blktests, bootcurve, everydisk, fit, predict, repeats, series
 from .series import get, num
 from .table import Table, fmt, pct
 
-PLAN_DISKS = (1000, 4000, 5000, 10000)
+# The seeds' counts, then past 10,000 up to the most blkscale claims
+# (topologies/dev_t-65536.toml): measured where a run has the count.
+PLAN_DISKS = (1000, 4000, 5000, 10000, 20000, 65536)
+PLAN_TOP = max(PLAN_DISKS)
 KIB_PER_MIB = 1024
 
 
@@ -305,6 +309,27 @@ def _interval(choice, n, digits=1):
     return "-" if iv is None else f"{fmt(iv[0], digits)} to {fmt(iv[1], digits)}"
 
 
+def measured_at(run, variant, disks, key):
+    """'median (min-max)' of a boot figure over the runs of a variant that
+    found exactly `disks` disks, or '-' when none did."""
+    values = sorted(v for v in (series.boot_value(e.doc, key)
+                                for e in run.with_results()
+                                if e.variant == variant and e.disks == disks)
+                    if v is not None)
+    if not values:
+        return "-"
+    med = statistics.median(values)
+    if len(values) == 1:
+        return f"{fmt(med, 1)} (1 run)"
+    return f"{fmt(med, 1)} ({fmt(values[0], 1)}-{fmt(values[-1], 1)})"
+
+
+def _beyond(largest):
+    if largest >= PLAN_TOP:
+        return "measured"
+    return f"{PLAN_TOP / largest:.1f}x the largest measured"
+
+
 def _plan(run, a):
     t = Table("capacity_plan", "Capacity planning",
               ["Disks", "Variant", "Guest slab (MiB)",
@@ -312,19 +337,23 @@ def _plan(run, a):
                "Probe time (s)", "Probe time figure",
                "Probe time, 95% prediction interval (s)",
                "QEMU start to census, host wall (s)",
-               "Host wall, 95% prediction interval (s)"],
+               "Host wall, 95% prediction interval (s)",
+               "Probe time measured at this count (s)",
+               "Host wall measured at this count (s)"],
               note="A prediction interval is where one more run at that "
                    "disk count should land with 95% probability if the "
                    "model is right: t quantile x residual error x "
                    "sqrt(1 + leverage), from the fit's degrees of "
-                   "freedom (predict.py).")
+                   "freedom (predict.py). Where the run booted exactly "
+                   "that many disks, the last two columns give what it "
+                   "measured: median (min-max) over its repeats.")
     err = Table("capacity_error", "Error of the capacity models on the "
                 "measured points",
                 ["Variant", "Figure", "Model", "Disk counts measured",
                  "RMS relative error", "Max |residual|",
-                 "Extrapolation to 10000 disks", "Points fitted",
+                 f"Extrapolation to {PLAN_TOP} disks", "Points fitted",
                  "Degrees of freedom",
-                 "95% prediction interval at 10000 disks"])
+                 f"95% prediction interval at {PLAN_TOP} disks"])
     largest = {}
     for v in run.variants:
         key, label, probe = probe_choice(a, v)
@@ -344,6 +373,8 @@ def _plan(run, a):
             cells.append(fmt(wall.chosen.predict(n), 1)
                          if wall and wall.chosen else "-")
             cells.append(_interval(wall, n))
+            cells.append(measured_at(run, v, n, key) if key else "-")
+            cells.append(measured_at(run, v, n, "wall_to_census_s"))
             t.rows.append(cells)
         named = [(k, lbl, a.memory.get((k, v)), "KiB")
                  for k, lbl, _ in series.MEMORY_SERIES]
@@ -362,10 +393,9 @@ def _plan(run, a):
                 err.rows.append([v, lbl, f.model, counts,
                                  pct(f.rms_relative),
                                  f"{fmt(f.max_abs_residual, 2)} {unit}",
-                                 f"{10000 / max(c.counts):.1f}x the largest"
-                                 " measured", fmt(len(f.points)),
-                                 fmt(f.dof),
-                                 _interval(c, 10000, 1 if unit == "s"
+                                 _beyond(max(c.counts)),
+                                 fmt(len(f.points)), fmt(f.dof),
+                                 _interval(c, PLAN_TOP, 1 if unit == "s"
                                            else 0) + f" {unit}"])
             else:
                 err.rows.append([v, lbl, "-", counts, "-", "-",
@@ -383,7 +413,10 @@ def _plan(run, a):
         a.notes["plan"] = (
             f"Models fitted on {top} disks at most: every row above "
             f"{top} disks is an extrapolation, and the further it goes the "
-            "less the residuals on the measured points say about it.")
+            "less the residuals on the measured points say about it."
+            if top < PLAN_TOP else
+            f"Models fitted up to {top} disks: every row is within the "
+            "measured range.")
 
 
 def analyse(run):

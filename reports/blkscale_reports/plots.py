@@ -215,8 +215,8 @@ def boot_model(a, out_dir):
         return None
     axes[0].set_title("measured range")
     axes[0].set_ylim(bottom=0)
-    axes[1].set_title("extrapolation to 10000 disks (log-log), 95% "
-                      "prediction bands")
+    axes[1].set_title(f"extrapolation to {analysis.PLAN_TOP} disks "
+                      "(log-log), 95% prediction bands")
     axes[1].set_xscale("log")
     axes[1].set_yscale("log")
     for n in analysis.PLAN_DISKS:

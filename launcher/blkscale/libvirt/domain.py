@@ -140,6 +140,10 @@ class Domain:
             self._stop_detail = detail
             self._stopped.set()
 
+    def qmp_disks(self):
+        """libvirt starts every disk from its command line: none over QMP."""
+        return None
+
     def launch(self, timeout=None, tick=None):
         """Create the domain; returns the start-up time in seconds.
 

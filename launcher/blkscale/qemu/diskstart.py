@@ -43,6 +43,7 @@ class Start:
     stack_bytes: int = 0        # soft RLIMIT_STACK of the child, if raised
     full_bytes: int = 0         # the command line with every disk
     argv_bytes: int = 0         # the command line that runs
+    qmp_disks: int = 0          # SCSI disks among the QMP commands
 
 
 def forced():
@@ -82,6 +83,7 @@ def choose(argv, topo=None):
                       f"{disks} SCSI disks added over QMP before the guest "
                       f"runs ({SWITCH}=qmp)", run_argv, commands,
                       limit=raised)
+        start.qmp_disks = disks
     start.full_bytes = full
     start.argv_bytes = argv_bytes(start.argv)
     if start.argv_bytes > plain:

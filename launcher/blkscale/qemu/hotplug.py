@@ -122,8 +122,15 @@ def shown(commands):
                      for c in commands)
 
 
-def add(qmp, commands, deadline, alive, batch=BATCH):
-    """Send the commands in batches, then `cont`."""
+def add(qmp, commands, deadline, alive, batch=BATCH, added=None):
+    """Send the commands in batches, then `cont`.  added(n), if given,
+    hears the disks (device_add commands) QEMU has taken after each
+    batch: creating tens of thousands of them takes minutes."""
+    disks = 0
     for start in range(0, len(commands), batch):
-        qmp.pipeline(commands[start:start + batch], deadline, alive)
+        chunk = commands[start:start + batch]
+        qmp.pipeline(chunk, deadline, alive)
+        disks += sum(c["execute"] == "device_add" for c in chunk)
+        if added:
+            added(disks)
     qmp.command("cont", deadline=deadline, alive=alive)

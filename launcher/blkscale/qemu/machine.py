@@ -58,6 +58,8 @@ class Machine:
         self.spawned_at = None
         self.qemu_start_s = None
         self.hotplug_s = None
+        # Disks added over QMP so far; None until the first batch.
+        self.qmp_disks_added = None
         self.peak_rss_kib = 0
 
     def configure(self, argv, qmp_path):
@@ -128,15 +130,22 @@ class Machine:
             self.shutdown(hard=True)
             raise LaunchError(message, log) from None
         if self.start.commands:
-            self._hotplug(self.spawned_at + timeout, alive)
+            self._hotplug(self.spawned_at + timeout, alive, tick)
         self.qemu_start_s = time.monotonic() - self.spawned_at
         return self.qemu_start_s
 
-    def _hotplug(self, deadline, alive):
+    def _hotplug(self, deadline, alive, tick=None):
         """The disks that are not on the command line, then `cont`."""
         t0 = time.monotonic()
+
+        def added(disks):
+            self.qmp_disks_added = disks
+            if tick:
+                tick()
+
         try:
-            hotplug.add(self._qmp, self.start.commands, deadline, alive)
+            hotplug.add(self._qmp, self.start.commands, deadline, alive,
+                        added=added)
         except QmpError as e:
             code = self._reap(0.5)
             message = f"QEMU refused a disk over QMP: {e}"
@@ -147,6 +156,13 @@ class Machine:
             self.shutdown(hard=True)
             raise LaunchError(message, log) from None
         self.hotplug_s = time.monotonic() - t0
+
+    def qmp_disks(self):
+        """(disks added over QMP so far, disks to add), or None when no
+        disk goes over QMP or the first batch is still being taken."""
+        if self.qmp_disks_added is None:
+            return None
+        return self.qmp_disks_added, self.start.qmp_disks
 
     def hmp(self, command, cpu_index=None):
         """A human monitor command over QMP (the profiler's register reads)."""

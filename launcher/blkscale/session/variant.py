@@ -285,10 +285,16 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         try:
             with machine:
                 def tick():
-                    if opts.progress:
-                        opts.progress.update(label, "qemu start", 0,
-                                             expected["total"],
-                                             time.monotonic() - t0)
+                    if not opts.progress:
+                        return
+                    # Over QMP: the disks QEMU has taken of those it gets
+                    # that way; the guest has found none yet.
+                    qmp = machine.qmp_disks()
+                    phase, done, total = ("qemu start", 0, expected["total"])
+                    if qmp:
+                        phase, (done, total) = "qemu qmp", qmp
+                    opts.progress.update(label, phase, done, total,
+                                         time.monotonic() - t0)
 
                 tick()
                 ctx.qemu_start_s = machine.launch(topo.timeouts.boot_s, tick)
