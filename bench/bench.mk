@@ -3,11 +3,14 @@
 #   make bench [BENCH_SWEEP=bench/sweeps/NAME.toml] [BENCH_TOPOLOGIES='a b']
 #              [VARIANTS='stock patched'] [REPEAT=N] [BENCH_HOSTS='uri1 uri2']
 #              [BENCH_STAGING=shared|volumes]
-#   make nightly [NIGHTLY_SWEEP=...]
+#   make nightly [NIGHTLY_SWEEP=...] [NIGHTLY_CURVE_SWEEP=...]
 #   make baseline RUN=results/<run>
 
 BENCH_SWEEP ?= bench/sweeps/default.toml
 NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
+# The boot curve past 10,000 disks: figures and goals printed, not judged
+# against a baseline (a single run per point).
+NIGHTLY_CURVE_SWEEP ?= bench/sweeps/bootcurve-nightly.toml
 
 # VARIANTS has a default in the top Makefile: pass it on only when the
 # user set it, so that a sweep file's own list otherwise applies.
@@ -25,9 +28,10 @@ bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,
 # DEBUG_LIST, SLUB debugging, kmemleak): too slow under TCG for make test.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress sweep judged against bench/baselines, debug-kernel fuzzing, blktests on both kernels; JUnit XML, non-zero on regression
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines, the boot curve to 20,000 disks, debug-kernel fuzzing, blktests on both kernels; JUnit XML, non-zero on regression
 	$(Q)status=0; \
 	./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || status=$$?; \
+	./blkscale bench --sweep $(NIGHTLY_CURVE_SWEEP) || status=1; \
 	BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
 		--junitxml=$(BUILD)/nightly-guest-tests.xml \
 		guest-tools/tests/test_fuzz_debug.py \

@@ -52,3 +52,15 @@ def test_panic_and_tail():
     assert w.tail().splitlines() == [
         "[ 1.1] b", "[ 1.2] Kernel panic - not syncing: VFS: Unable to mount "
         "root fs", "[ 1.3] no newline yet"]
+
+
+def test_a_long_step_says_how_far_it_is():
+    w = ConsoleWatcher()
+    w.feed(b"blkscale: step: fio\r\n"
+           b"blkscale: fio: batch 3 of 20 at 61.25 s\r\n")
+    assert w.last_phase == "fio"
+    assert w.detail_of("fio") == "batch 3 of 20"
+    assert w.detail_of("lvm") is None
+    w.feed(b"blkscale: lvm: pvcreate of 1024 PVs at 148.50 s\n")
+    assert w.detail_of("lvm") == "pvcreate of 1024 PVs"
+    assert w.detail_of("fio") is None

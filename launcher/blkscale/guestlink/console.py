@@ -22,6 +22,8 @@ _VIRTIO = re.compile(rb"virtio_blk virtio\d+: \[vd[a-z]+\] \d+ \d+-byte "
 _NULLB = re.compile(rb"null_blk: disk nullb\d+ created")
 _INIT = re.compile(rb"Run \S+ as init process")
 _BLKSCALE = re.compile(rb"blkscale: ([a-z_-]+):")
+# A long step's own progress: "blkscale: fio: batch 3 of 20 at 61.2 s".
+_DETAIL = re.compile(rb"blkscale: ([a-z_-]+): (.+?)(?: at [0-9.]+ s)?\s*$")
 
 
 class ConsoleWatcher:
@@ -34,6 +36,7 @@ class ConsoleWatcher:
         self.reached_init = False
         self.panic = None           # the panic line, once seen
         self.last_phase = None      # from "blkscale: <phase>:" lines
+        self.detail = None          # (step, its last progress text)
         self._tail = deque(maxlen=tail_lines)
         self._partial = b""
 
@@ -63,6 +66,16 @@ class ConsoleWatcher:
         m = _BLKSCALE.search(line)
         if m:
             self.last_phase = m.group(1).decode()
+            d = _DETAIL.search(line)
+            if d and d.group(1) != b"step":
+                self.detail = (d.group(1).decode(),
+                               d.group(2).decode("utf-8", "replace"))
+
+    def detail_of(self, step):
+        """The last progress text the guest printed for `step`, or None."""
+        if self.detail and self.detail[0] == step:
+            return self.detail[1]
+        return None
 
     def tail(self):
         """The last console lines, including an unterminated one."""

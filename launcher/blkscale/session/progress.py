@@ -28,11 +28,14 @@ class Progress:
         self._last_time = 0.0
         self._width = 0
 
-    def update(self, label, phase, disks, expected, elapsed_s):
+    def update(self, label, phase, disks, expected, elapsed_s, detail=None):
+        """detail: what a long step said of its own progress last."""
         if not self.enabled:
             return
         text = (f"[{label}] {phase:<12} disks {disks}/{expected}  "
                 f"elapsed {_elapsed(elapsed_s)}")
+        if detail:
+            text += f"  {detail}"
         now = time.monotonic()
         if self.tty:
             if text != self._last_text:

@@ -204,7 +204,7 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
                                     exited=lambda: _exits_soon(machine))
             if opts.progress:
                 opts.progress.update(label, phase, watcher.disks, expected,
-                                     elapsed)
+                                     elapsed, watcher.detail_of(phase))
             time.sleep(POLL_S if ctx.profiler is None
                        else min(POLL_S, ctx.profiler.interval_s))
     if watcher.panic:
