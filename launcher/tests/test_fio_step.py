@@ -50,8 +50,10 @@ def run_step(tmp_path, serials, disks=4, batch=3, extra=""):
         text = text.replace(old, str(new))
     script = tmp_path / "step"
     script.write_text(text)
+    # cwd: fio leaves its verify state files where it runs when a verify
+    # fails.
     out = subprocess.run(["sh", str(script)], capture_output=True, text=True,
-                         env={"PATH": "/usr/bin:/bin",
+                         cwd=tmp_path, env={"PATH": "/usr/bin:/bin",
                               "BLKSCALE_CONSOLE": str(tmp_path / "console"),
                               "BLKSCALE_FIO_BATCH": str(batch)})
     return out, json.loads(out.stdout)
