@@ -8,8 +8,8 @@ the report does not read and what makes files large: the QEMU command
 line, the guest's disk list, fio's raw output and per-job list, the
 devt_audit and selftest sections, the unregister and lookup-miss curves,
 the per-method detail of procdevbench points, and thins the register and
-lookup curves to at most MAX_POINTS measured points (first and last
-always kept).  Values
+lookup curves to about MAX_POINTS measured points (the first and last
+four always kept).  Values
 are never changed, only left out.
 """
 
@@ -19,14 +19,20 @@ import shutil
 import sys
 
 MAX_POINTS = 24
+# Points kept whole at each end of a thinned curve: the nightly's
+# register_growth compares the last four buckets with the first four, and
+# must read the same figure in a trimmed copy as in the run.
+END_POINTS = 4
 
 
 def thin(points):
     if not isinstance(points, list) or len(points) <= MAX_POINTS:
         return points
     step = (len(points) - 1) / (MAX_POINTS - 1)
-    keep = sorted({round(i * step) for i in range(MAX_POINTS)})
-    return [points[i] for i in keep]
+    keep = {round(i * step) for i in range(MAX_POINTS)}
+    keep |= set(range(END_POINTS))
+    keep |= set(range(len(points) - END_POINTS, len(points)))
+    return [points[i] for i in sorted(keep)]
 
 
 def trim(doc):
