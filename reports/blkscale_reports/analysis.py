@@ -311,9 +311,10 @@ def _interval(choice, n, digits=1):
 
 def measured_at(run, variant, disks, key):
     """'median (min-max)' of a boot figure over the runs of a variant that
-    found exactly `disks` disks, or '-' when none did."""
+    found exactly `disks` disks (the run's own and those added with
+    --measured), or '-' when none did."""
     values = sorted(v for v in (series.boot_value(e.doc, key)
-                                for e in run.with_results()
+                                for e in run.with_results() + run.measured
                                 if e.variant == variant and e.disks == disks)
                     if v is not None)
     if not values:
@@ -344,9 +345,10 @@ def _plan(run, a):
                    "disk count should land with 95% probability if the "
                    "model is right: t quantile x residual error x "
                    "sqrt(1 + leverage), from the fit's degrees of "
-                   "freedom (predict.py). Where the run booted exactly "
-                   "that many disks, the last two columns give what it "
-                   "measured: median (min-max) over its repeats.")
+                   "freedom (predict.py). Where the run (or a run given "
+                   "with --measured) booted exactly that many disks, the "
+                   "last two columns give what it measured: median "
+                   "(min-max) over its repeats.")
     err = Table("capacity_error", "Error of the capacity models on the "
                 "measured points",
                 ["Variant", "Figure", "Model", "Disk counts measured",

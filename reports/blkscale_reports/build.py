@@ -9,13 +9,18 @@ from . import analysis, load, plots, render_html, render_md
 OUT = "report"
 
 
-def build(run_dir, out_dir=None):
+def build(run_dir, out_dir=None, measured=()):
     """Write the report; returns (output directory, analysis, plots).
+
+    measured: other run directories whose boots the capacity plan shows
+    as measured points (load.add_measured).
 
     Written into a temporary directory first and renamed into place, so
     a failed report never leaves half a directory behind.
     """
     run = load.load(run_dir)
+    for other in measured:
+        load.add_measured(run, load.load(other))
     a = analysis.analyse(run)
     out_dir = out_dir or os.path.join(run_dir, OUT)
     parent = os.path.dirname(os.path.abspath(out_dir))

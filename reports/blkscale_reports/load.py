@@ -40,6 +40,9 @@ class Run:
     variants: list
     reference: str
     entries: list = field(default_factory=list)
+    # Entries of other runs, read only as measured points of the capacity
+    # plan: a 65,536-disk boot takes too long to be part of a sweep.
+    measured: list = field(default_factory=list)
 
     def entry(self, topology, variant):
         for e in self.entries:
@@ -155,3 +158,10 @@ def load(run_dir):
     if not run.with_results():
         raise ReportError(run_dir, None, "no run brought results")
     return run
+
+
+def add_measured(run, other):
+    """Other's boots become measured points of run's capacity plan, for the
+    variants run has; they take no part in its fits or other sections."""
+    run.measured += [e for e in other.with_results()
+                     if e.variant in run.variants]
