@@ -13,6 +13,8 @@ comes from FAKE_QEMU_SCENARIO:
   slow-boot     console output every second, never reaching /init
   panic         a kernel panic on the console, then exit 0 (-no-reboot)
   panic-stay    a kernel panic, then stay alive
+  boot-panic    a panic on the 8250 (chardev "serial", the boot console
+                before the virtio console) and nothing on the console
   die           exit 1 in the middle of the boot
   fail-start    exit 1 before the QMP socket exists
   truncated     the results stream stops inside a section, exit 0
@@ -134,6 +136,10 @@ def main(argv):
               file=sys.stderr)
         return 1
     paths = chardev_paths(argv)
+    # QEMU creates every file chardev as it starts.
+    for spec in option_values(argv, "-chardev"):
+        if spec.startswith("file,"):
+            open(chardev_paths(["-chardev", spec]).popitem()[1], "a").close()
     console = open(paths["console"], "w", buffering=1)
     results = open(paths["results"], "w", buffering=1) \
         if "results" in paths else None
@@ -150,7 +156,12 @@ def main(argv):
     def send(text):
         results.write(text)
 
-    say("[    0.000000] Linux version 6.1.0-fake")
+    # A real kernel's first lines reach the boot console, the 8250.
+    if "serial" in paths:
+        with open(paths["serial"], "w") as serial:
+            serial.write("[    0.000000] Linux version 6.1.0-fake\n")
+    else:
+        say("[    0.000000] Linux version 6.1.0-fake")
     for i in range(int(os.environ.get("FAKE_QEMU_CONSOLE_KIB", 0)) * 16):
         say(f"[    0.1{i:05d}] filler line of a chatty kernel {'.' * 17}")
     if accel == "kvm" and scenario == "kvm-hang":
@@ -160,6 +171,13 @@ def main(argv):
         # The probe boot (no results port): reach init and stop.
         say("[    0.500000] Run /init as init process")
         time.sleep(0.2)
+        return 0
+    if scenario == "boot-panic":
+        with open(paths.get("serial") or paths["console"], "w") as serial:
+            serial.write("[    0.000000] Linux version 6.1.0-fake\n"
+                         "[    0.100000] Kernel panic - not syncing: "
+                         "early trouble\n")
+        time.sleep(0.3)
         return 0
     if scenario == "hang":
         while True:
@@ -199,8 +217,12 @@ def main(argv):
               "sectors": 131072} for i in range(vd)]
     disks += [{"name": f"sd{suffix(i)}", "major": 8, "minor": 16 * i,
                "sectors": 65536} for i in range(sd)]
+    # The clocksource a TCG guest ends up with for this command line.
+    append = " ".join(option_values(argv, "-append"))
     send(section("guest", {"release": "6.1.0-fake", "meminfo_kib": {
-        "MemTotal": 500000, "MemAvailable": 400000, "Slab": 4000}}))
+        "MemTotal": 500000, "MemAvailable": 400000, "Slab": 4000},
+        "clocksource": "tsc" if "tsc=reliable" in append.split()
+        else "hpet"}))
     send(section("disks", {"disks": disks}))
     if scenario == "truncated":
         send("BLKSCALE-SECTION census\n{\"disks\": [")

@@ -332,7 +332,10 @@ def test_kernel_console_results_and_reboot():
     assert root.findtext("name") == "blkscale-x"
     assert root.findtext("os/kernel") == "/k/bzImage"
     assert root.findtext("os/initrd") == "/r/initrd.cpio"
-    assert root.findtext("os/cmdline") == guest.kernel_cmdline(planned.topo)
+    # libvirt streams the serial console only: console=ttyS0
+    assert root.findtext("os/cmdline") == guest.kernel_cmdline(
+        planned.topo, "tcg", "libvirt")
+    assert root.findtext("os/cmdline").startswith("console=ttyS0 ")
     assert root.findtext("on_reboot") == "destroy"
     assert root.find("devices/serial/source").get("path") == "/r/console.log"
     channel = root.find("devices/channel")

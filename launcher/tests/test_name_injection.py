@@ -33,6 +33,8 @@ from launchertest import all_files, fake_runs, need_built, run_cli
 
 HOSTILE = ["a,b=c", "x</disk>", "$(id)", ";", "a\nb"]
 BASE = guest.BASE_CMDLINE
+# The launcher's own words end the same way whatever the console.
+BASE_END = "panic=-1 rdinit=/init tsc=reliable"
 DISKS = """
 [[virtio_blk]]
 id = "data"
@@ -153,14 +155,19 @@ def test_free_text_reaches_argv_xml_and_plan_env_intact(value, tmp_path,
     # argv: the command line is one argument; nothing else changes
     argv, base = dry_run_argv(hostile, fake_env), dry_run_argv(safe, fake_env)
     assert len(argv) == len(base)
-    assert argv[argv.index("-append") + 1] == f"{BASE} {value}"
-    assert [a for a in argv if value in a] == [f"{BASE} {value}"]
+    # what the launcher puts before guest.cmdline, as the safe file shows
+    argv_base = base[base.index("-append") + 1].removesuffix(" safe")
+    assert argv_base.endswith(BASE_END)
+    assert argv[argv.index("-append") + 1] == f"{argv_base} {value}"
+    assert [a for a in argv if value in a] == [f"{argv_base} {value}"]
 
     # XML: text of two elements, no element more or less
     dom, base_dom = xml_of(hostile, fake_env), xml_of(safe, fake_env)
     assert tags(dom) == tags(base_dom)
     assert dom.find("description").text == value
-    assert dom.find("os/cmdline").text == f"{BASE} {value}"
+    xml_base = base_dom.find("os/cmdline").text.removesuffix(" safe")
+    assert xml_base.startswith(BASE)
+    assert dom.find("os/cmdline").text == f"{xml_base} {value}"
 
     # plan.env: sourced by a POSIX shell, the value comes back as it was
     planned = topology.prepare(hostile)
@@ -211,7 +218,8 @@ def hostile_files():
     d = HOSTILE_DIR
     return RunFiles(kernel="/b,b/bzImage", initrd=f"{d}/initrd.cpio",
                           console=f"{d}/console.log", qmp=f"{d}/qmp.sock",
-                          results=f"{d}/results.stream", disks=f"{d}/disks")
+                          results=f"{d}/results.stream", disks=f"{d}/disks",
+                          serial=f"{d}/serial.log")
 
 
 def check_option_lists(args):
@@ -234,8 +242,9 @@ def test_paths_in_qemu_option_lists_double_their_commas(tmp_path):
     path.write_text(PATH_TOPO)
     planned = topology.prepare(path)
     argv = qargv.build_argv(planned, hostile_files(), "stock", "tcg", "qemu")
-    # console, QMP, results; 3 + 2 sparse disks; a file node per slice (2)
-    assert check_option_lists(argv) == 10
+    # console, serial, QMP, results; 3 + 2 sparse disks; a file node per
+    # slice (2)
+    assert check_option_lists(argv) == 11
     # plain arguments stay as they are
     assert argv[argv.index("-initrd") + 1] == f"{HOSTILE_DIR}/initrd.cpio"
     assert argv[argv.index("-kernel") + 1] == "/b,b/bzImage"

@@ -27,8 +27,12 @@ def test_plan_json():
     plan = json.loads(out.stdout)
     assert plan["expected"] == {"virtio": 4, "scsi": 4, "sim": 0, "total": 8}
     assert plan["pci"]["devices"] == 5
-    assert plan["guest"]["cmdline"].startswith("console=ttyS0 panic=-1 "
-                                               "rdinit=/init")
+    # as QEMU started directly boots it under TCG
+    assert plan["guest"]["cmdline"] == (
+        "earlycon=uart8250,io,0x3f8,115200 console=hvc0 panic=-1 "
+        "rdinit=/init tsc=reliable")
+    assert (plan["guest"]["clocksource"], plan["guest"]["console"]) == (
+        "auto", "auto")
 
 
 def test_validate_every_shipped_topology():

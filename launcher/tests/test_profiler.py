@@ -112,3 +112,36 @@ def test_a_refused_sample_is_an_error_unless_qemu_is_exiting(tmp_path):
     prof.sample(refused, 1.0, "census", exited=lambda: False)
     prof.sample(refused, 2.0, "census")
     assert prof.errors == 2
+
+
+def test_shares_name_the_clocksource_and_the_console(tmp_path):
+    """A boot spending its samples in read_hpet and the 8250 says so at the
+    top of the report; one that does not says 0%."""
+    path = tmp_path / "System.map"
+    path.write_text(SYSTEM_MAP.replace(
+        "ffffffff81004000 T default_idle",
+        "ffffffff81004000 T default_idle\n"
+        "ffffffff81005000 t read_hpet\n"
+        "ffffffff81006000 t io_serial_out\n"))
+    prof = GuestProfiler(path, 0.5)
+    for t, rip in enumerate(("ffffffff81005004", "ffffffff81005008",
+                             "ffffffff81006010", "ffffffff81003010")):
+        regs = REGS.replace("RIP=ffffffff81003010", f"RIP={rip}")
+        prof.sample(lambda c, cpu, r=regs: r if c.startswith("info")
+                    else STACK, float(t), "census")
+    doc = prof.summary()
+    assert doc["shares"]["clocksource"] == {
+        "percent": 50.0, "samples": 2, "symbols": {"read_hpet": 2}}
+    assert doc["shares"]["console"] == {
+        "percent": 25.0, "samples": 1, "symbols": {"io_serial_out": 1}}
+    text = render_text(doc)
+    assert "clocksource:   50.0% of kernel samples (read_hpet 2)" in text
+    assert "console:       25.0% of kernel samples (io_serial_out 1)" in text
+
+    quiet = _profiler(tmp_path)
+    quiet.sample(lambda c, cpu: REGS if c.startswith("info") else STACK,
+                 0.0, "census")
+    shares = quiet.summary()["shares"]
+    assert shares["clocksource"]["percent"] == 0.0
+    assert "console:        0.0% of kernel samples (none)" in render_text(
+        quiet.summary())

@@ -112,7 +112,9 @@ def _describe(planned):
                   "variants": topo.guest.variants,
                   "cmdline": kernel_cmdline(topo),
                   "firmware": topo.guest.firmware,
-                  "uevent_helper": topo.guest.uevent_helper},
+                  "uevent_helper": topo.guest.uevent_helper,
+                  "clocksource": topo.guest.clocksource,
+                  "console": topo.guest.console},
         "timeouts": vars(topo.timeouts),
         "expected": dict(topo.expected, total=topo.expected_total),
         "groups": groups,
@@ -180,7 +182,7 @@ def _text(planned, desc, all_buses):
     lines += [f"guest: {g['vcpus']} vCPUs, {g['memory_mib']} MiB, firmware "
               f"{g['firmware']}, uevent helper {g['uevent_helper']}; "
               "variants " + " ".join(g["variants"]),
-              f"kernel command line: {g['cmdline']}",
+              f"kernel command line (TCG): {g['cmdline']}",
               f"timeouts: boot {to['boot_s']} s, run {to['run_s']} s, "
               f"hang {to['hang_s']} s", "",
               f"disks: {e['total']} expected (virtio {e['virtio']}, scsi "

@@ -83,3 +83,39 @@ class ConsoleWatcher:
         if self._partial:
             lines.append(self._partial.decode("utf-8", "replace"))
         return "\n".join(lines[-self._tail.maxlen:])
+
+
+
+class Consoles:
+    """The kernel's console and, when that is the virtio console, the 8250
+    that prints as the boot console until it registers (the kernel then
+    drops the boot console and the virtio console goes on from there:
+    what the two printed follows one another, nothing is printed twice).
+    A panic on either counts."""
+
+    def __init__(self, tail_lines=40):
+        self.main = ConsoleWatcher(tail_lines)
+        self.boot = ConsoleWatcher(tail_lines)
+        self.feed = self.main.feed
+        self.feed_boot = self.boot.feed
+        self._tail_lines = tail_lines
+
+    @property
+    def disks(self):
+        return self.main.disks + self.boot.disks
+
+    @property
+    def reached_init(self):
+        return self.main.reached_init or self.boot.reached_init
+
+    @property
+    def panic(self):
+        return self.boot.panic or self.main.panic
+
+    def detail_of(self, step):
+        return self.main.detail_of(step)
+
+    def tail(self):
+        """The last lines of both, the boot console's first."""
+        lines = [t for t in (self.boot.tail(), self.main.tail()) if t]
+        return "\n".join("\n".join(lines).splitlines()[-self._tail_lines:])

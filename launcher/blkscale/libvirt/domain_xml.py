@@ -38,6 +38,7 @@ import xml.etree.ElementTree as ET
 from ..machine.disks import (blockdev_args, changed_props, controller_id,
                              device_props, disk_props, global_args,
                              node_name, shared_props, slice_path, sparse_path)
+from ..errors import TopologyError
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
 from ..topology.layout import RESULTS_SLOT
 
@@ -270,6 +271,10 @@ def build(planned, files, variant, accel="tcg", name=None, label=None,
     seclabel, libvirt gives its QEMU user the volumes for the run.
     """
     topo = planned.topo
+    if topo.guest.console == "virtio":
+        raise TopologyError(topo.path, "guest.console", '"virtio" is not '
+                            "available through libvirt, which streams only "
+                            'the serial console; use "auto" or "serial"')
     dom = ET.Element("domain", type="kvm" if accel == "kvm" else "qemu")
     ET.SubElement(dom, "name").text = name or domain_name(topo, variant)
     ET.SubElement(dom, "description").text = topo.description
@@ -282,7 +287,8 @@ def build(planned, files, variant, accel="tcg", name=None, label=None,
         ET.SubElement(os_el, "loader", readonly="yes", type="rom").text = rom
     ET.SubElement(os_el, "kernel").text = files.kernel
     ET.SubElement(os_el, "initrd").text = files.initrd
-    ET.SubElement(os_el, "cmdline").text = kernel_cmdline(topo)
+    ET.SubElement(os_el, "cmdline").text = kernel_cmdline(topo, accel,
+                                                          "libvirt")
     features = ET.SubElement(dom, "features")
     ET.SubElement(features, "acpi")
     if accel == "kvm":

@@ -19,6 +19,8 @@ class RunFiles:
     # Before each image's name: several runs' images share one directory
     # when they are volumes of one storage pool (libvirt/staging.py).
     disk_prefix: str = ""
+    # The 8250's output when the kernel's console is the virtio console.
+    serial: str = ""
 
     @classmethod
     def under(cls, kernel, directory):
@@ -27,7 +29,8 @@ class RunFiles:
                    console=f"{directory}/console.log",
                    qmp=f"{directory}/qmp.sock",
                    results=f"{directory}/results.stream",
-                   disks=f"{directory}/disks")
+                   disks=f"{directory}/disks",
+                   serial=f"{directory}/serial.log")
 
 
 def sample_files(variant="patched"):

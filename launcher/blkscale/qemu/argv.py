@@ -15,7 +15,8 @@ from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
                              controller_id, disk_props, global_args,
                              opt_value, shared_props)
 from ..machine.files import sample_files
-from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
+from ..machine.guest import (RESULTS_PORT, console_kind, firmware_rom,
+                             kernel_cmdline)
 from . import diskstart
 
 
@@ -65,10 +66,15 @@ def build_argv(planned, files, variant, accel, qemu):
              # No ACPI hot-plug tables for hundreds of bridge slots.
              "-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off",
              "-kernel", files.kernel, "-initrd", files.initrd,
-             "-append", kernel_cmdline(topo),
-             "-chardev", f"file,id=console,path={opt_value(files.console)}",
-             "-serial", "chardev:console",
-             "-chardev", f"socket,id=qmp,path={opt_value(files.qmp)},"
+             "-append", kernel_cmdline(topo, accel),
+             "-chardev", f"file,id=console,path={opt_value(files.console)}"]
+    virtio_console = console_kind(topo) == "virtio"
+    if virtio_console:
+        argv += ["-chardev", f"file,id=serial,path={opt_value(files.serial)}",
+                 "-serial", "chardev:serial"]
+    else:
+        argv += ["-serial", "chardev:console"]
+    argv += ["-chardev", f"socket,id=qmp,path={opt_value(files.qmp)},"
              "server=on,wait=off",
              "-mon", "chardev=qmp,mode=control",
              "-chardev", f"file,id=results,path={opt_value(files.results)}",
@@ -76,6 +82,10 @@ def build_argv(planned, files, variant, accel, qemu):
              "max_ports=2,vectors=2,disable-legacy=on",
              "-device", "virtserialport,bus=results-bus.0,chardev=results,"
              f"name={RESULTS_PORT}"]
+    if virtio_console:
+        # Port 0, which virtio-serial keeps for a console.
+        argv += ["-device", "virtconsole,bus=results-bus.0,chardev=console,"
+                 "nr=0"]
 
     defaults = shared_props(layout.devices)
     argv += global_args(defaults)

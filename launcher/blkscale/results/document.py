@@ -8,6 +8,7 @@ import os
 import re
 
 from .. import VERSION, paths
+from ..machine.guest import console_kind
 from ..topology.schema import STEP_SECTIONS
 from . import RESULTS_SCHEMA
 
@@ -196,6 +197,7 @@ def build(ctx, stream):
         "host": {
             "qemu_version": ctx.qemu_version, "accelerator": ctx.accel,
             "backend": ctx.backend,
+            "console": console_kind(topo, ctx.backend),
             "cpu_model": ctx.host_cpu, "host_cpus": os.cpu_count(),
             "vcpus": topo.guest.vcpus, "memory_mib": topo.guest.memory_mib,
             "command": ctx.argv,

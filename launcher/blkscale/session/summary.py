@@ -22,6 +22,7 @@ def _entry(o, run_dir):
         "steps": {s["name"]: s["verdict"] for s in o.steps},
         "results": _rel(o.results, run_dir),
         "console": _rel(o.console, run_dir),
+        "clocksource": o.clocksource, "kernel_console": o.kernel_console,
     }
 
 
@@ -83,6 +84,9 @@ def report(doc, runs, summary_path):
                    f"qemu {_seconds(boot.get('qemu_start_s'))}, "
                    f"init {_seconds(boot.get('kernel_to_init_s'))}, "
                    f"census {_seconds(boot.get('census_complete_s'))}")
+        if o.clocksource or o.kernel_console:
+            out.append(f"           clocksource {o.clocksource or '-'}, "
+                       f"console {o.kernel_console or '-'}")
         if o.steps:
             out.append("           steps: " + ", ".join(
                 f"{s['name']} {s['verdict']}" for s in o.steps))
@@ -101,6 +105,11 @@ def report(doc, runs, summary_path):
         out.append(f"  median of {repeat} repeats [min-max, or the 95% "
                    "interval from 5], order alternating:")
         out += repeats.report_lines(runs, names)
+        clocks = dict.fromkeys(f"{o.variant} {o.clocksource}/"
+                               f"{o.kernel_console}" for _, o in runs
+                               if o.clocksource or o.kernel_console)
+        if clocks:
+            out.append("  clocksource/console: " + ", ".join(clocks))
     if summary_path:
         out.append(f"summary: {paths.display(summary_path)}")
     return out, errs

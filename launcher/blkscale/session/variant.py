@@ -8,6 +8,7 @@ console tail otherwise.  QEMU and the temporary directory are gone when
 run_variant() returns or raises, whatever happened.
 """
 
+import contextlib
 import datetime
 import os
 import shutil
@@ -21,7 +22,7 @@ from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
                       Interrupted, ResultsUnwritable, UsageError)
 from ..guestlink import cpio, planfiles
 from ..guestlink.channel import ChannelError, ResultsParser
-from ..guestlink.console import ConsoleWatcher
+from ..guestlink.console import Consoles
 from ..machine import signatures
 from ..machine.disks import image_files
 from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
@@ -101,6 +102,8 @@ class Outcome:
     results: str = None         # path of results.json, if written
     console: str = None         # path of console.log, if kept
     tail: str = ""
+    clocksource: str = None     # the guest's, from its guest section
+    kernel_console: str = None  # virtio or serial
 
 
 def check_socket_dir(directory):
@@ -148,9 +151,19 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
     last_activity = time.monotonic()
     done_at = None
     panic_at = None
-    with open(files.console, "rb") as con, open(files.results, "rb") as res:
+    with contextlib.ExitStack() as stack:
+        con = stack.enter_context(open(files.console, "rb"))
+        res = stack.enter_context(open(files.results, "rb"))
+        # The 8250's file exists when the kernel's console is the virtio
+        # one.
+        boot = None
+        if files.serial and os.path.exists(files.serial):
+            boot = stack.enter_context(open(files.serial, "rb"))
+
         def drain():
             active = _drain(con, watcher.feed)
+            if boot is not None:
+                active |= _drain(boot, watcher.feed_boot)
             try:
                 active |= _drain(res, parser.feed)
             except ChannelError as e:
@@ -261,7 +274,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
     except UsageError:
         os.rmdir(tmp)
         raise
-    watcher = ConsoleWatcher()
+    watcher = Consoles()
     console_kept = None
     try:
         files = RunFiles.under(bzimage, tmp)
@@ -309,7 +322,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
             ctx.wall_s = time.monotonic() - t0
             ctx.finished = now_iso()
         console_kept = _save(out_dir, "console.log",
-                             lambda p: shutil.copyfile(files.console, p))
+                             lambda p: _join_consoles(tmp, p))
         if ctx.profiler is not None:
             _save(out_dir, "profile.json",
                   lambda p: profiler_mod.write(ctx.profiler, out_dir))
@@ -327,8 +340,12 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         doc["outcome"] = {"status": status, "kind": kind, "message": message}
         results_path = _save(out_dir, "results.json", lambda p:
                              write_json_atomic(p, doc))
+        guest = doc.get("guest") if isinstance(doc.get("guest"),
+                                               dict) else {}
         return Outcome(variant, status, kind, message, expected, found,
-                       doc["boot"], stream.steps, results_path, console_kept)
+                       doc["boot"], stream.steps, results_path, console_kept,
+                       clocksource=guest.get("clocksource"),
+                       kernel_console=doc["host"]["console"])
     except MachineError as e:
         if e.tail == "" and watcher.tail():
             e.tail = watcher.tail()
@@ -363,7 +380,19 @@ def _keep_console(tmp, out_dir):
     src = os.path.join(tmp, "console.log")
     if not os.path.exists(src):
         return None
-    return _save(out_dir, "console.log", lambda p: shutil.copyfile(src, p))
+    return _save(out_dir, "console.log", lambda p: _join_consoles(tmp, p))
+
+
+def _join_consoles(tmp, dest):
+    """console.log: with the virtio console, what the 8250 printed as the
+    boot console (serial.log, until the virtio console registered), then
+    what the virtio console printed; else the serial console alone."""
+    with open(dest, "wb") as out:
+        for name in ("serial.log", "console.log"):
+            src = os.path.join(tmp, name)
+            if os.path.exists(src):
+                with open(src, "rb") as f:
+                    shutil.copyfileobj(f, out)
 
 
 def _save(out_dir, name, write):

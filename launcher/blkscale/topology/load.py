@@ -14,7 +14,9 @@ from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Plan,
                     ScsiDebug, ScsiGroup, Timeouts, Topology)
 
 # The launcher owns these kernel parameters (guest-tools/PROTOCOL.md).
-RESERVED_CMDLINE = ("console=", "panic=", "rdinit=", "init=")
+RESERVED_CMDLINE = ("console=", "earlycon", "panic=", "rdinit=", "init=")
+# guest.clocksource sets these unless it is "kernel".
+CLOCK_CMDLINE = ("clocksource=", "tsc=")
 
 
 def read_toml(path):
@@ -64,12 +66,18 @@ def load(path):
 
     g = data["guest"]
     guest = Guest(g["vcpus"], g["memory_mib"], g["variants"], g["cmdline"],
-                  g["firmware"], g["uevent_helper"])
+                  g["firmware"], g["uevent_helper"], g["clocksource"],
+                  g["console"])
     for word in guest.cmdline.split():
         if word.startswith(RESERVED_CMDLINE):
             raise TopologyError(path, "guest.cmdline", f'must not set "{word}"'
-                                " (the launcher sets console=, panic= and "
-                                "rdinit=)")
+                                " (the launcher sets console=, earlycon, "
+                                "panic= and rdinit=; see guest.console)")
+        if word.startswith(CLOCK_CMDLINE) and guest.clocksource != "kernel":
+            raise TopologyError(path, "guest.cmdline", f'"{word}" competes '
+                                "with guest.clocksource = "
+                                f'"{guest.clocksource}" (set guest.'
+                                'clocksource = "kernel" to choose here)')
 
     t = data["timeouts"]
     timeouts = Timeouts(t["boot_s"], t["run_s"], t["hang_s"])

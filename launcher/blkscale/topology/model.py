@@ -20,6 +20,8 @@ class Guest:
     cmdline: str
     firmware: str = "qboot"
     uevent_helper: str = "none"
+    clocksource: str = "auto"
+    console: str = "auto"
 
 
 @dataclass
@@ -93,6 +95,7 @@ class ScsiDebug:
     max_luns: int
     dev_size_mb: int
     params: dict
+    delay: int = 0
 
     @property
     def disks(self):
@@ -100,7 +103,8 @@ class ScsiDebug:
 
     def modprobe(self):
         args = {"add_host": self.add_host, "num_tgts": self.num_tgts,
-                "max_luns": self.max_luns, "dev_size_mb": self.dev_size_mb}
+                "max_luns": self.max_luns, "dev_size_mb": self.dev_size_mb,
+                "delay": self.delay}
         args.update(self.params)
         return "scsi_debug " + _module_args(args)
 

@@ -28,6 +28,17 @@ FIRMWARE = ("qboot", "seabios")
 # cost 3-4 times as much, linearly (bench/sweeps/bootcurve.toml).
 UEVENT_HELPERS = ("none", "mdev")
 
+# Under TCG the kernel finds the TSCs "unsynchronized" and falls back to
+# HPET, an emulated MMIO read per clock read; "tsc" boots with
+# tsc=reliable.  auto: tsc under TCG, the kernel's own choice (kvm-clock)
+# under KVM; "kernel" adds nothing, as the launcher did before.
+CLOCKSOURCES = ("auto", "tsc", "hpet", "kernel")
+# Where kernel messages go.  The 8250 UART costs several emulated port
+# accesses per byte, a line per disk; "virtio" makes the virtio console
+# (hvc0) the kernel's console, the UART only the boot console before it.
+# auto: virtio with QEMU started directly, serial through libvirt.
+CONSOLES = ("auto", "virtio", "serial")
+
 # The guest's steps, one executable each in guest-tools/initramfs/steps/
 # (test_guest_steps.py holds the two lists equal).
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
@@ -307,6 +318,7 @@ VIRTIO_SCSI = Table({
 
 # Parameters that would change the number of disks behind our back.
 _SCSI_DEBUG_RESERVED = {
+    "delay": "set scsi_debug.delay instead",
     "add_host": "set scsi_debug.add_host instead",
     "num_tgts": "set scsi_debug.num_tgts instead",
     "max_luns": "set scsi_debug.max_luns instead",
@@ -325,6 +337,11 @@ SCSI_DEBUG = Table({
     "max_luns": Field(Int(1, 16384), 1, doc="LUNs per target"),
     "dev_size_mb": Field(Int(1, 65536), 8,
                          doc="size of the RAM store shared by all LUNs"),
+    # The module's own default is 1: every command of the probe waits a
+    # jiffy, which is most of a scale topology's boot.
+    "delay": Field(Int(-2, 1000), 0,
+                   doc="jiffies before each command completes (0: at once;"
+                       " -1, -2: a few microseconds)"),
     "params": Field(Params(_SCSI_DEBUG_RESERVED), {},
                     doc="other module parameters"),
 }, optional=True)
@@ -414,6 +431,10 @@ GUEST = Table({
                       doc="guest firmware: qboot or seabios"),
     "uevent_helper": Field(Str(choices=UEVENT_HELPERS), "none",
                            doc="user-space uevent helper after /init"),
+    "clocksource": Field(Str(choices=CLOCKSOURCES), "auto",
+                         doc="guest clocksource: auto, tsc, hpet or kernel"),
+    "console": Field(Str(choices=CONSOLES), "auto",
+                     doc="kernel console: auto, virtio or serial"),
 })
 
 TIMEOUTS = Table({

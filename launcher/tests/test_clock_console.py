@@ -1,0 +1,143 @@
+"""guest.clocksource and guest.console: the kernel command line, QEMU's
+devices and libvirt's, what a run records, and a panic on the 8250 while
+the kernel's console is the virtio one."""
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from blkscale import topology
+from blkscale.errors import TopologyError
+from blkscale.libvirt.domain_xml import domain_xml
+from blkscale.machine import guest
+from blkscale.machine.files import RunFiles
+from blkscale.qemu import argv as qargv
+from launchertest import all_files, run_cli
+
+FILES = RunFiles("K", "I", "C", "Q", "R", "D", serial="S")
+DISKS = '[[virtio_blk]]\nid = "a"\ncount = 2\n'
+
+
+def _planned(tmp_path, **fields):
+    lines = "".join(f'{k} = "{v}"\n' for k, v in fields.items())
+    path = tmp_path / "t.toml"
+    path.write_text("[guest]\n" + lines + DISKS)
+    return topology.prepare(path)
+
+
+def _append(argv):
+    return argv[argv.index("-append") + 1]
+
+
+@pytest.mark.parametrize("fields,accel,backend,cmdline", [
+    ({}, "tcg", "qemu", "earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
+     "panic=-1 rdinit=/init tsc=reliable"),
+    ({}, "kvm", "qemu", "earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
+     "panic=-1 rdinit=/init"),
+    ({}, "tcg", "libvirt", "console=ttyS0 panic=-1 rdinit=/init "
+     "tsc=reliable"),
+    ({"clocksource": "kernel", "console": "serial"}, "tcg", "qemu",
+     "console=ttyS0 panic=-1 rdinit=/init"),
+    ({"clocksource": "hpet", "cmdline": "loglevel=5"}, "kvm", "qemu",
+     "earlycon=uart8250,io,0x3f8,115200 console=hvc0 panic=-1 rdinit=/init "
+     "clocksource=hpet loglevel=5"),
+    ({"clocksource": "tsc"}, "kvm", "libvirt",
+     "console=ttyS0 panic=-1 rdinit=/init tsc=reliable"),
+    ({"clocksource": "kernel", "cmdline": "clocksource=acpi_pm"}, "tcg",
+     "libvirt", "console=ttyS0 panic=-1 rdinit=/init clocksource=acpi_pm"),
+])
+def test_cmdline(fields, accel, backend, cmdline, tmp_path):
+    topo = _planned(tmp_path, **fields).topo
+    assert guest.kernel_cmdline(topo, accel, backend) == cmdline
+
+
+def test_virtio_console_argv(tmp_path):
+    argv = qargv.build_argv(_planned(tmp_path), FILES, "stock", "tcg", "q")
+    assert "console=hvc0" in _append(argv).split()
+    assert "file,id=console,path=C" in argv
+    assert argv[argv.index("-serial") + 1] == "chardev:serial"
+    assert "file,id=serial,path=S" in argv
+    assert "virtconsole,bus=results-bus.0,chardev=console,nr=0" in argv
+
+
+def test_serial_console_argv_is_the_old_one(tmp_path):
+    argv = qargv.build_argv(_planned(tmp_path, console="serial",
+                                     clocksource="kernel"),
+                            FILES, "stock", "tcg", "q")
+    assert _append(argv) == guest.BASE_CMDLINE
+    assert argv[argv.index("-serial") + 1] == "chardev:console"
+    assert not [a for a in argv if "virtconsole" in a or "id=serial" in a]
+
+
+def test_libvirt_keeps_the_serial_console(tmp_path):
+    root = ET.fromstring(domain_xml(_planned(tmp_path), FILES, "stock",
+                                    "tcg"))
+    assert root.findtext("os/cmdline").startswith("console=ttyS0 ")
+    assert root.find("devices/serial/source").get("path") == "C"
+    with pytest.raises(TopologyError, match="guest.console"):
+        domain_xml(_planned(tmp_path, console="virtio"), FILES, "stock",
+                   "tcg")
+
+
+def test_scsi_debug_delay(tmp_path):
+    path = tmp_path / "sd.toml"
+    path.write_text("[scsi_debug]\nmax_luns = 4\n")
+    assert " delay=0" in topology.prepare(path).topo.modprobe()
+    path.write_text("[scsi_debug]\nmax_luns = 4\ndelay = 1\n")
+    assert " delay=1" in topology.prepare(path).topo.modprobe()
+
+
+def _run(tmp_path, fake_env, fields, scenario="ok"):
+    topo = tmp_path / "cc.toml"
+    lines = "".join(f'{k} = "{v}"\n' for k, v in fields.items())
+    topo.write_text('[guest]\nvariants = ["patched"]\n' + lines + DISKS)
+    env = dict(fake_env, FAKE_QEMU_SCENARIO=scenario)
+    out = run_cli("run", topo, "--accel", "tcg", "--run-id", "r",
+                  "--results-dir", tmp_path / "results", env=env)
+    summary = json.loads((tmp_path / "results" / "r" /
+                          "summary.json").read_text())
+    return out, summary["variants"]["patched"]
+
+
+@pytest.mark.parametrize("fields,clock,console", [
+    ({}, "tsc", "virtio"),
+    ({"clocksource": "kernel", "console": "serial"}, "hpet", "serial"),
+])
+def test_a_run_records_clock_and_console(fields, clock, console, tmp_path,
+                                         fake_env):
+    out, entry = _run(tmp_path, fake_env, fields)
+    assert out.returncode == 0, out.stderr
+    assert (entry["clocksource"], entry["kernel_console"]) == (clock, console)
+    assert f"clocksource {clock}, console {console}" in out.stdout
+    vdir = tmp_path / "results" / "r" / "patched"
+    doc = json.loads((vdir / "results.json").read_text())
+    assert doc["guest"]["clocksource"] == clock
+    assert doc["host"]["console"] == console
+    assert all_files(vdir) == ["console.log", "results.json"]
+    assert "Linux version 6.1.0-fake" in (vdir / "console.log").read_text()
+
+
+def test_a_panic_on_the_boot_console_is_a_panic(tmp_path, fake_env):
+    """Before the virtio console registers only the 8250 prints: a panic
+    there still ends the run with status 5, and console.log keeps it."""
+    out, entry = _run(tmp_path, fake_env, {}, scenario="boot-panic")
+    assert out.returncode == 5, out.stdout + out.stderr
+    assert entry["outcome"] == "panic"
+    assert "Kernel panic - not syncing: early trouble" in entry["message"]
+    assert "early trouble" in out.stderr        # the tail shown
+    vdir = tmp_path / "results" / "r" / "patched"
+    assert all_files(vdir) == ["console.log"]
+    assert "early trouble" in (vdir / "console.log").read_text()
+
+
+def test_console_log_is_the_boot_console_then_the_virtio_one(tmp_path):
+    """What the 8250 printed before the virtio console took over comes
+    first in console.log, then the virtio console's lines."""
+    from blkscale.session import variant
+    (tmp_path / "serial.log").write_text("[0.1] Linux version\n")
+    (tmp_path / "console.log").write_text("[1.3] sd 0:0:0:0: [sda] "
+                                          "Attached SCSI disk\n")
+    variant._join_consoles(tmp_path, tmp_path / "out.log")
+    assert (tmp_path / "out.log").read_text() == (
+        "[0.1] Linux version\n[1.3] sd 0:0:0:0: [sda] Attached SCSI disk\n")
