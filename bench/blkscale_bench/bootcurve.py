@@ -13,13 +13,18 @@ With repeats a point is the median of its repeats (stats.py) and a
 figure computed from several points (growth, marginal cost, a ratio) is
 computed per repeat and then summarised; goals are judged on that spread
 (verdict.py: PASS, FAIL or INCONCLUSIVE).  The growth of a curve is
-judged by its marginal cost (marginal.py), not by time over disks.
+judged by its marginal cost (marginal.py), not by time over disks, and
+every repeat counts: one whose first segment did not rise is named, and
+keeps the goal from passing.  A goal judged from one repeat has no
+spread and is INCONCLUSIVE by construction; one resting on runs of a
+loaded host stands only when it holds beyond what the load could
+explain (loadband.py), for a pass as for a failure.
 """
 
 from dataclasses import dataclass, field
 
 from blkscale.results.read import lookup, number, step_ok
-from . import marginal, verdict as judged
+from . import loadband, marginal, verdict as judged
 from blkscale.stats import Summary, paired_ratio, per_repeat
 
 WALL = "wall_to_census_s"
@@ -79,12 +84,6 @@ class Curve:
     def complete(self):
         return len(self.points) == len(self.topologies)
 
-    @property
-    def growth(self):
-        """Per-disk cost at the most disks over that at the fewest."""
-        s = self.growth_summary
-        return s.median if s.n else None
-
     def _per_repeat(self, func):
         """Summary of func([(disks, seconds)]) per repeat."""
         disks = {p.topology: p.disks for p in self.points}
@@ -93,18 +92,24 @@ class Curve:
                                           for k, v in t.items()]))
 
     @property
-    def growth_summary(self):
-        def growth(pts):
-            pts = sorted(pts)
-            if len(pts) < 2 or pts[0][0] == pts[-1][0]:
-                return None
-            return (pts[-1][1] / pts[-1][0]) / (pts[0][1] / pts[0][0])
-        return self._per_repeat(growth)
+    def marginal_growth(self):
+        """Marginal cost of the last segment over the first, by repeat
+        (the repeats whose first segment did not rise have none:
+        flat_repeats names them)."""
+        return self._per_repeat(marginal.growth)
 
     @property
-    def marginal_growth(self):
-        """Marginal cost of the last segment over the first, by repeat."""
-        return self._per_repeat(marginal.growth)
+    def flat_repeats(self):
+        """{repeat: ms per added disk of the first segment} of the
+        repeats whose first segment did not rise: their growth is not a
+        number, and a median must not quietly leave them out."""
+        firsts = self._per_repeat(marginal.first_ms)
+        return {k: v for k, v in firsts.values.items() if v <= 0}
+
+    def runs(self):
+        """{(topology, variant, repeat)} behind the curve's points."""
+        return {(p.topology, self.variant, k) for p in self.points
+                for k in p.summary.values}
 
     @property
     def marginal_last_ms(self):
@@ -160,6 +165,7 @@ class Verdict:
     figure: str               # what was measured, in words
     verdict: str
     spread: Summary = None    # the value's repeats
+    detectable: float = None  # smallest change the repeats could tell
 
 
 @dataclass
@@ -217,58 +223,65 @@ def _judge_topology(goal, variant, docs):
     spread = Summary.of(values)
     if not spread.n:
         used += " (no result)"
+    missing = sorted(k for k, v in values.items() if v is None)
+    if missing and spread.n:
+        used += " (no result in repeat " + ", ".join(map(str, missing)) + ")"
     return spread, "s", used
 
 
-def _judge_series(goal, variant, result):
+def _judge_series(goal, variant, result, loads):
     curves = [c for c in result.curves if c.series == goal["series"]
               and c.variant == variant and c.role in ("curve", "after")]
     unit = "ms" if goal["figure"] == "marginal_cost_ms" else "x"
     if not curves:
-        return None, unit, f"series {goal['series']}: no curve"
+        return None, unit, f"series {goal['series']}: no curve", 1.0
     c = curves[0]
     what = f"series {c.series}" + (f" after ({c.label})"
                                    if c.role == "after" else "")
     if not c.complete:
         return None, unit, f"{goal['figure']} of {what}: " \
-            f"{len(c.points)} of {len(c.topologies)} points measured"
-    first, last = c.points[0], c.points[-1]
+            f"{len(c.points)} of {len(c.topologies)} points measured", 1.0
     figures = ", ".join(sorted({p.figure for p in c.points}))
+    factor = loadband.runs_factor(loads, c.runs()) if loads else 1.0
+    segs = c.segments
     if goal["figure"] == "marginal_growth":
-        segs = c.segments
         if len(segs) < 2:
             return None, unit, f"marginal cost growth of {what}: needs " \
-                "three disk counts"
-        return c.marginal_growth, unit, (
-            f"s per added disk {segs[-1][0]}->{segs[-1][1]} over "
-            f"{segs[0][0]}->{segs[0][1]}, {what}, {figures}")
-    if goal["figure"] == "marginal_cost_ms":
-        segs = c.segments
-        if not segs:
-            return None, unit, f"marginal cost of {what}: needs two " \
-                "disk counts"
-        return c.marginal_last_ms, unit, (
-            f"ms per added disk {segs[-1][0]}->{segs[-1][1]}, {what}, "
-            f"{figures}")
-    return c.growth_summary, unit, (f"per-disk cost at {last.disks} over "
-                                    f"{first.disks} disks, {what}, "
-                                    + figures)
+                "three disk counts", factor
+        used = (f"s per added disk {segs[-1][0]}->{segs[-1][1]} over "
+                f"{segs[0][0]}->{segs[0][1]}, {what}, {figures}")
+        flat = c.flat_repeats
+        if flat:
+            used += "; first segment did not rise in " + ", ".join(
+                f"repeat {k} ({v:.3g} ms/disk)" for k, v in
+                sorted(flat.items()))
+        return c.marginal_growth, unit, used, factor
+    if not segs:
+        return None, unit, f"marginal cost of {what}: needs two " \
+            "disk counts", factor
+    return c.marginal_last_ms, unit, (
+        f"ms per added disk {segs[-1][0]}->{segs[-1][1]}, {what}, "
+        f"{figures}"), factor
 
 
-def _load_spoils(goal, variant, spread, loaded):
-    """Whether a time that failed its goal rests on a repeat measured on a
-    loaded host: load only ever adds time, so such a fail says nothing
-    about the kernel (a pass still does)."""
-    if "topology" not in goal or spread is None:
-        return False
-    return any((goal["topology"], variant, k) in loaded
-               for k in spread.values)
+def _band(goal, variant, spread, loads, factor):
+    """(low, high, factor) of a goal's repeats under the host's load: a
+    time of one topology can only have been slowed; a figure of a curve
+    (a ratio or a difference of its points) moved either way."""
+    if "topology" in goal:
+        if loads is None:
+            return spread, spread, 1.0
+        return loadband.absolute_band(spread, loads, goal["topology"],
+                                      variant)
+    lows = Summary.of({k: v / factor for k, v in spread.values.items()})
+    highs = Summary.of({k: v * factor for k, v in spread.values.items()})
+    return lows, highs, factor
 
 
-def analyse(sweep, docs, loaded=frozenset()):
+def analyse(sweep, docs, loads=None):
     """sweep: the manifest's `sweep` object; docs: {(topology, variant):
-    results document} of the runs that brought one; loaded: {(topology,
-    variant, repeat)} of runs made on a loaded host (hostload.py)."""
+    {repeat: results document}} of the runs that brought one; loads:
+    loadband.Loads of the sweep (None: nothing known about load)."""
     variants = sweep.get("variants") or []
     result = BootCurve(sweep.get("series") or [], [], [], [])
     for s in result.series:
@@ -284,18 +297,42 @@ def analyse(sweep, docs, loaded=frozenset()):
                 result.ratios += _ratios(by_role["before"], by_role["after"])
     for goal in sweep.get("goals") or []:
         for v in variants:
+            factor = 1.0
             if "topology" in goal:
                 value, unit, used = _judge_topology(goal, v, docs)
+                planned = max(1, len(by_repeat(docs.get((goal["topology"],
+                                                         v)))))
             else:
-                value, unit, used = _judge_series(goal, v, result)
+                value, unit, used, factor = _judge_series(goal, v, result,
+                                                          loads)
+                planned = None
             spread = value if value is not None and value.n else None
-            said = judged.judge(spread, max=goal["max"])
-            if said == judged.FAIL and _load_spoils(goal, v, spread,
-                                                    loaded):
-                said = judged.INCONCLUSIVE
-                used += " (over the limit on a loaded host: rerun idle)"
+            said = judged.FAIL
+            detect = None
+            if spread is not None:
+                low, high, factor = _band(goal, v, spread, loads, factor)
+                said = judged.judge_band(low, high, max=goal["max"])
+                if spread.n >= 2 and spread.median:
+                    detect = (1.0 + spread.half_width / abs(spread.median)) \
+                        * factor
+                if spread.n < 2:
+                    used += " (one repeat: no spread, cannot decide)"
+                elif factor > 1.0 and said == judged.INCONCLUSIVE and \
+                        judged.judge(spread, max=goal["max"]) != \
+                        judged.INCONCLUSIVE:
+                    used += (" (loaded host: within what the load could "
+                             f"explain, {factor:.2f}x; rerun idle)")
+                if planned and spread.n < planned and said == judged.PASS:
+                    said = judged.INCONCLUSIVE
+                if "series" in goal and said == judged.PASS:
+                    c = next(c for c in result.curves
+                             if c.series == goal["series"] and
+                             c.variant == v and c.role in ("curve", "after"))
+                    if goal["figure"] == "marginal_growth" and \
+                            c.flat_repeats:
+                        said = judged.INCONCLUSIVE
             result.verdicts.append(Verdict(
                 goal, v, spread.median if spread else None, unit, used,
                 {judged.PASS: PASS, judged.FAIL: FAIL,
-                 judged.INCONCLUSIVE: INCONCLUSIVE}[said], spread))
+                 judged.INCONCLUSIVE: INCONCLUSIVE}[said], spread, detect))
     return result

@@ -71,9 +71,6 @@ def _series_block(result, s, variants):
             out.append(_row(f"{name}, {n:,}", cells))
         if not disks:
             out.append(_row(f"{name}: no point measured", []))
-        out.append(_row(f"{name}: per disk, most/fewest",
-                        [c for cv in curves
-                         for c in ("", _times(cv.growth_summary))]))
         segs = [{(a, b): s for a, b, s in cv.segments} for cv in curves]
         for a, b in sorted({k for seg in segs for k in seg}):
             out.append(_row(f"{name}: ms per added disk, {a:,}->{b:,}",

@@ -1,11 +1,35 @@
 """The nightly verdict as JUnit XML, the format CI systems read: one
-testsuite per topology and variant, one testcase per figure."""
+testsuite per topology and variant, one testcase per figure and one per
+planned run (`run repeat K`).
+
+A regression or a missing figure is a <failure>; a run that did not end
+ok is an <error> with its outcome, message and console tail; an
+undecided gating figure is an <error type="inconclusive"> (a CI system
+that wants it green can say so through the nightly's exit status 3);
+every failing case lists the figure's value in each repeat."""
 
 import socket
 import xml.etree.ElementTree as ET
 
 from .compare import (INCONCLUSIVE, MISSING, NO_BASELINE, REGRESSION,
                       RUN_FAILED, WARN, limit_text)
+
+
+def _by_repeat(check):
+    values = (check.spread or {}).get("values") or {}
+    if not values:
+        return ""
+    said = ", ".join(f"{k}: {v:.4g}" for k, v in
+                     sorted(values.items(), key=lambda kv: int(kv[0])))
+    return f"\nvalues by repeat: {said}"
+
+
+def _power(check):
+    if check.repeats is None:
+        return ""
+    detect = f", could detect {check.detectable:.2f}x" \
+        if check.detectable else ""
+    return f"\nrepeats: {check.repeats}{detect}"
 
 
 def _suite_name(topo, variant):
@@ -36,16 +60,27 @@ def document(run_id, checks, timestamp, properties=None):
             node = ET.SubElement(case, "failure", type=c.status,
                                  message=c.message)
             node.text = (f"baseline {c.baseline}, current {c.current}, "
-                         f"threshold {limit_text(c.limit)}")
+                         f"threshold {limit_text(c.limit)}"
+                         + _by_repeat(c) + _power(c))
         elif c.status == RUN_FAILED:
-            ET.SubElement(case, "error", type=c.status, message=c.message)
+            node = ET.SubElement(case, "error", type=c.status,
+                                 message=c.message)
+            if c.detail:
+                node.text = "console tail:\n" + c.detail
         elif c.status == NO_BASELINE:
             ET.SubElement(case, "skipped", message=c.message)
+        elif c.status == INCONCLUSIVE and \
+                not (c.limit or {}).get("gate", True):
+            out = ET.SubElement(case, "system-out")
+            out.text = f"INCONCLUSIVE, advisory ({limit_text(c.limit)}): " \
+                f"{c.message}"
         elif c.status == INCONCLUSIVE:
-            # Not a pass: skipped, with the figure and what would decide.
-            ET.SubElement(case, "skipped", type=c.status,
-                          message=f"INCONCLUSIVE {c.topology} {c.variant} "
-                          f"{c.message}")
+            # Not a pass: the figure, its repeats and what would decide.
+            node = ET.SubElement(case, "error", type=c.status,
+                                 message=f"INCONCLUSIVE {c.topology} "
+                                 f"{c.variant} {c.message}")
+            node.text = f"threshold {limit_text(c.limit)}" + \
+                _by_repeat(c) + _power(c)
         elif c.status == WARN:
             # JUnit has no warning: a passing case that says so.
             out = ET.SubElement(case, "system-out")

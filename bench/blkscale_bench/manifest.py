@@ -34,6 +34,9 @@ class Manifest:
                 "reference": sweep.reference,
                 "accel_requested": sweep.accel,
                 "repeat": sweep.repeat,
+                "max_repeat": sweep.max_repeat,
+                "max_host_load": sweep.max_host_load,
+                "ceilings": sweep.ceilings,
                 "series": sweep.series,
                 "goals": sweep.goals,
             },
@@ -54,6 +57,11 @@ class Manifest:
             self.doc["accelerator"] = entry["accelerator"]
         if entry.get("vcpus") is not None:
             self.doc["vcpus"][entry["topology"]] = entry["vcpus"]
+        self.save()
+
+    def reopen(self):
+        """Back to running: the nightly adds repeats to a finished sweep."""
+        self.doc["status"] = "running"
         self.save()
 
     def finish(self, finished, reason=None):

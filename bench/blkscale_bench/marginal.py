@@ -36,6 +36,12 @@ def growth(points):
     return segs[-1][2] / segs[0][2]
 
 
+def first_ms(points):
+    """Milliseconds per added disk on the first segment, or None."""
+    segs = segments(points)
+    return 1000.0 * segs[0][2] if segs else None
+
+
 def last_ms(points):
     """Milliseconds per added disk on the last segment, or None."""
     segs = segments(points)

@@ -1,29 +1,74 @@
 """Nightly: compare a sweep against the baselines, write the verdict
-(results/<run>/nightly.json and nightly.xml) and print it."""
+(results/<run>/nightly.json and nightly.xml) and print it.
+
+The verdict is PASS only when every planned run ended ok (runcheck.py),
+every count is right in every repeat, and every gating time and goal is
+decided within its limit.  REGRESSION when anything failed; otherwise
+INCONCLUSIVE when a gating time or goal could not be decided, even with
+the repeats the nightly added (power.py).
+"""
 
 import os
 
-from . import baseline, ceilings, clockfloor, compare, everydisk, junit, \
-    metrics, repeats
+from . import baseline, bootcurve, ceilings, clockfloor, compare, \
+    everydisk, junit, loadband, metrics, repeats, runcheck
 from blkscale.results.atomic import write_json_atomic
 
 XML_NAME = "nightly.xml"
 JSON_NAME = "nightly.json"
+PASS, REGRESSION, INCONCLUSIVE = "PASS", "REGRESSION", "INCONCLUSIVE"
+
+
+def loads_of(manifest):
+    sweep = manifest.get("sweep") or {}
+    return loadband.Loads(manifest, sweep.get("max_host_load",
+                                              loadband.DEFAULT_MAX_HOST_LOAD))
+
+
+def goal_checks(manifest, docs, loads):
+    """The sweep's [[goals]] as checks: FAIL is a regression,
+    INCONCLUSIVE an undecided figure."""
+    sweep = manifest.get("sweep") or {}
+    if not sweep.get("goals"):
+        return []
+    result = bootcurve.analyse(sweep, docs, loads)
+    out = []
+    status = {bootcurve.PASS: compare.PASS, bootcurve.FAIL:
+              compare.REGRESSION, bootcurve.INCONCLUSIVE:
+              compare.INCONCLUSIVE}
+    for v in result.verdicts:
+        topo = v.goal.get("topology") or f"series {v.goal.get('series')}"
+        value = "-" if v.value is None else f"{v.value:.4g} {v.unit}"
+        out.append(compare.Check(
+            topo, v.variant, f"goal: {v.goal['name']}", status[v.verdict],
+            None, v.value, {"max_ceiling": v.goal["max"], "gate": True},
+            f"goal {v.goal['name']}: {value} ({v.figure}), max "
+            f"{v.goal['max']:g}: {v.verdict}",
+            v.spread.to_json() if v.spread else None,
+            repeats=v.spread.n if v.spread else 0, kind=metrics.TIME,
+            detectable=v.detectable,
+            undecided=v.verdict == bootcurve.INCONCLUSIVE))
+    return out
 
 
 def evaluate(run_dir, baselines_dir, overrides=None):
     """(verdict, failed checks, all checks) of a sweep directory; writes
     nightly.xml and nightly.json into it."""
-    manifest, docs = repeats.load(run_dir)
+    manifest, docs, broken = repeats.load_all(run_dir)
     figures = repeats.figures(manifest, docs)
     sweep = manifest.get("sweep") or {}
     ref = sweep.get("reference", "stock")
+    loads = loads_of(manifest)
     bases = {v: baseline.load(baselines_dir, v)
              for v in sweep.get("variants") or []}
-    checks = compare.compare(manifest, figures, bases,
-                             metrics.thresholds(ref, overrides))
-    checks += ceilings.checks(figures, docs, ref)
+    checks = runcheck.checks(manifest, run_dir, broken)
+    checks += compare.compare(manifest, figures, bases,
+                              metrics.thresholds(ref, overrides), docs,
+                              loads)
+    checks += ceilings.checks(figures, docs, ref, loads)
+    checks += ceilings.absolute(sweep.get("ceilings"), figures, loads)
     checks += everydisk.checks(docs)
+    checks += goal_checks(manifest, docs, loads)
     clockfloor.annotate(checks, clockfloor.sweep_floors(docs))
     if manifest.get("status") != "complete":
         checks.append(compare.Check(
@@ -40,12 +85,33 @@ def evaluate(run_dir, baselines_dir, overrides=None):
                           manifest.get("finished"), props)
     junit.write(os.path.join(run_dir, XML_NAME), tree)
     write_json_atomic(os.path.join(run_dir, JSON_NAME), {
-        "schema": {"name": "blkscale-nightly", "version": 1},
+        "schema": {"name": "blkscale-nightly", "version": 2},
         "run": manifest.get("run"), "verdict": result,
         "baselines": {v: (d or {}).get("source") for v, d in bases.items()},
+        "repeats": {t: runcheck.planned_repeats(manifest, t)
+                    for t in sweep.get("topologies") or {}},
+        "loaded_runs": sorted(list(k) for k in loads.marked()),
         "checks": [c.__dict__ for c in checks],
     })
     return result, failed, checks
+
+
+def timing_lines(checks):
+    """For each judged time (a gating ratio, ceiling or goal with
+    repeats): its verdict, its repeats and the smallest slowdown it
+    could have detected."""
+    rows = [c for c in checks if c.kind == metrics.TIME and
+            (c.limit or {}).get("gate", True)]
+    if not rows:
+        return []
+    out = ["judged times: verdict, repeats, smallest slowdown the repeats "
+           "could have detected"]
+    for c in rows:
+        detect = f"{c.detectable:.2f}x" if c.detectable else "-"
+        out.append(f"  {c.status.upper():<12} {c.topology} {c.variant} "
+                   f"{c.metric} ({compare.limit_text(c.limit)}): "
+                   f"{c.repeats} repeats, could detect {detect}")
+    return out
 
 
 def report_lines(result, failed, checks, run_dir):
@@ -57,5 +123,6 @@ def report_lines(result, failed, checks, run_dir):
     for c in failed + compare.warnings(checks):
         out.append(f"  {c.status.upper():<11} {c.topology} {c.variant}: "
                    f"{c.message}")
+    out += timing_lines(checks)
     out.append(f"junit: {os.path.join(run_dir, XML_NAME)}")
     return out

@@ -3,35 +3,53 @@ topology and variant, and the figures of metrics.py as stats.Summary
 over the repeats (median, spread, interval), with each variant's ratio
 to the reference taken per repeat."""
 
-import json
 import os
 
-from . import metrics, rundir
+from . import metrics
 from .errors import BenchError
 from .manifest import FILENAME
+from blkscale.errors import InputError
+from blkscale.results.read import read_manifest, read_results
 from blkscale.stats import Summary, paired_ratio
 
 
 def load(run_dir):
-    """(manifest, {(topology, variant): {repeat: results doc}})."""
-    manifest, _ = rundir.load(run_dir)
+    """(manifest, {(topology, variant): {repeat: results doc}}); a
+    results file that cannot be read is an error (BenchError)."""
+    manifest, docs, broken = load_all(run_dir)
+    if broken:
+        err = next(iter(broken.values()))
+        raise BenchError(err.path, err.field, err.problem)
+    return manifest, docs
+
+
+def load_all(run_dir):
+    """(manifest, docs, broken): docs as load's; broken {(topology,
+    variant, repeat): InputError} of the runs whose
+    results.json is named but cannot be read: for the nightly, a failed
+    run like any other."""
+    manifest = read_manifest(run_dir)
     path = os.path.join(run_dir, FILENAME)
-    docs = {}
+    if manifest is None:
+        raise BenchError(path, None, "missing: not a sweep run directory "
+                         "(made by `blkscale bench` or `blkscale nightly`)")
+    docs, broken = {}, {}
     ran_on = {}
     for i, entry in enumerate(manifest.get("runs") or []):
         rel = entry.get("results")
         if not rel or entry.get("superseded"):
             continue
         check_one_host(ran_on, entry, path, i)
-        try:
-            with open(os.path.join(run_dir, rel)) as f:
-                doc = json.load(f)
-        except (OSError, ValueError) as e:
-            raise BenchError(path, f"runs[{i}].results",
-                             f"{rel}: unreadable: {e}") from None
         key = (entry["topology"], entry["variant"])
-        docs.setdefault(key, {})[entry.get("repeat", 1)] = doc
-    return manifest, docs
+        rep = entry.get("repeat", 1)
+        field = f"runs[{i}].results"
+        try:
+            doc = read_results(run_dir, rel, path, field)
+        except InputError as e:
+            broken[key + (rep,)] = e
+            continue
+        docs.setdefault(key, {})[rep] = doc
+    return manifest, docs, broken
 
 
 def check_one_host(ran_on, entry, where, i):

@@ -24,6 +24,7 @@ from .manifest import Manifest
 from .progress import Progress
 from .signals import forwarding
 from .sweepfile import display
+from blkscale.results.read import read_manifest
 
 STAGING = ".launcher"
 LAUNCHER_USAGE = 2
@@ -145,21 +146,45 @@ def run(sweep, results_dir, run_id, command, stream=None):
     validate_topologies(sweep)
     facts = _usable_hosts(sweep) if sweep.hosts else None
     os.makedirs(run_dir)
-    staging = os.path.join(run_dir, STAGING)
-    os.makedirs(staging)
     meta = hostinfo.collect(sweep.variants)
     if sweep.hosts:
         meta["hosts"] = fanout.manifest_hosts(sweep.hosts, facts)
         meta["moves"] = []
     manifest = Manifest.start(run_dir, run_id, command, sweep, meta,
                               hostinfo.now_iso())
+    return _execute(sweep, run_dir, manifest, stream, facts,
+                    order.plan(sweep.topologies, sweep.variants,
+                               sweep.repeat))
+
+
+def extend(sweep, run_dir, topologies, repeat, stream=None):
+    """Run repeat `repeat` of some of the sweep's topologies into an
+    existing sweep directory (the nightly deciding an inconclusive
+    time); the variants' order alternates as order.py has it.  Returns
+    (exit status, manifest document)."""
+    doc = read_manifest(run_dir)
+    if doc is None:
+        raise BenchError(os.path.join(run_dir, "manifest.json"), None,
+                         "missing: not a sweep run directory")
+    manifest = Manifest(run_dir, doc)
+    manifest.reopen()
+    if sweep.accel == "auto" and doc.get("accelerator"):
+        sweep.accel = doc["accelerator"]    # never mix TCG and KVM
+    plan = [p for p in order.plan(topologies, sweep.variants, repeat)
+            if p.repeat == repeat]
+    return _execute(sweep, run_dir, manifest, stream, None, plan)
+
+
+def _execute(sweep, run_dir, manifest, stream, facts, plan):
+    staging = os.path.join(run_dir, STAGING)
+    os.makedirs(staging, exist_ok=True)
     with forwarding() as state:
         if sweep.hosts:
             planned, statuses, refused, unfinished = _run_hosts(
                 sweep, run_dir, staging, manifest, stream, state, facts)
         else:
             planned, statuses, refused = _run_here(
-                sweep, run_dir, staging, manifest, stream, state)
+                sweep, run_dir, staging, manifest, stream, state, plan)
             unfinished = None
     try:
         os.rmdir(staging)
@@ -200,9 +225,8 @@ def _usable_hosts(sweep):
     return facts
 
 
-def _run_here(sweep, run_dir, staging, manifest, stream, state):
+def _run_here(sweep, run_dir, staging, manifest, stream, state, plan):
     """One run at a time on this machine, QEMU started directly."""
-    plan = order.plan(sweep.topologies, sweep.variants, sweep.repeat)
     progress = Progress(len(plan), stream, sweep.repeat)
     accel = sweep.accel
     statuses = []
@@ -212,8 +236,9 @@ def _run_here(sweep, run_dir, staging, manifest, stream, state):
             break
         topo, variant, repeat = (planned.topology, planned.variant,
                                  planned.repeat)
+        # A sweep that may add repeats keeps each in its own directory.
         out_dir = os.path.join(run_dir, order.out_rel(
-            topo.name, variant, repeat, sweep.repeat))
+            topo.name, variant, repeat, max(sweep.repeat, repeat)))
         os.makedirs(out_dir)
         staged_id = f"{topo.name}.{variant}.{repeat}"
         argv = launch.run_argv(topo, variant, staging, staged_id, accel)

@@ -8,6 +8,14 @@
     repeat = 3                 # runs of every topology and variant
     [thresholds.<metric>]      # nightly only: max_ratio or min_ratio,
     max_ratio = 1.5            # and gate = false for a warning only
+    max_repeat = 9             # nightly: repeats it may add to decide a
+                               # time (power.py)
+    max_host_load = 0.5        # cores others may take before a run is
+                               # marked loaded (loadband.py)
+    [[ceilings]]               # nightly: absolute limits of a figure
+    topology = "oracle-4000"   # (variant = "patched" for one variant)
+    metric = "census_complete_s"
+    max = 120
     [[series]]                 # boot curves and [[goals]] (curvespec.py)
     hosts = ["qemu:///system", {uri = "qemu+ssh://b2/system", slots = 2}]
                                # libvirt hosts to fan out over (hosts.py)
@@ -24,14 +32,18 @@ from pathlib import Path
 from blkscale.names import VARIANT
 from blkscale.paths import REPO
 
-from . import curvespec, hosts
+from . import curvespec, hosts, metrics
 from .errors import BenchError
 from .tablekeys import check_keys
 
 ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
-              "repeat", "thresholds", "series", "goals", "hosts")
+              "repeat", "thresholds", "series", "goals", "hosts",
+              "max_repeat", "max_host_load", "ceilings")
+CEILING_KEYS = ("topology", "variant", "metric", "max", "min", "why")
+DEFAULT_MAX_REPEAT = 9
+DEFAULT_MAX_HOST_LOAD = 0.5
 MAX_REPEAT = 100
 THRESHOLD_KEYS = ("max_ratio", "min_ratio")
 
@@ -58,6 +70,9 @@ class Sweep:
     hosts: list = field(default_factory=list)   # hosts.Host; none: here
     hosts_where: str = None         # where the hosts were named, for errors
     hosts_field: str = "hosts"
+    max_repeat: int = DEFAULT_MAX_REPEAT
+    max_host_load: float = DEFAULT_MAX_HOST_LOAD
+    ceilings: list = field(default_factory=list)
 
 
 def display(path):
@@ -150,6 +165,51 @@ def _thresholds(value, where, known_metrics):
     return out
 
 
+def _positive(value, where, fieldname):
+    if isinstance(value, bool) or not isinstance(value, (int, float)) \
+            or value <= 0:
+        raise BenchError(where, fieldname, "must be a positive number")
+    return float(value)
+
+
+def _ceilings(value, where, topologies, variants, metric_names):
+    """[[ceilings]] entries, checked: a topology of the sweep, a variant
+    of it or none (all), a known metric, exactly one of max and min."""
+    if not isinstance(value, list):
+        raise BenchError(where, "ceilings", "must be an array of tables")
+    out = []
+    for i, c in enumerate(value):
+        f = f"ceilings[{i}]"
+        if not isinstance(c, dict):
+            raise BenchError(where, f, "must be a table")
+        check_keys(c, CEILING_KEYS, where, f)
+        if c.get("topology") not in topologies:
+            raise BenchError(where, f"{f}.topology",
+                             f"{c.get('topology')!r} is not a topology of "
+                             "this sweep")
+        if "variant" in c and c["variant"] not in variants:
+            raise BenchError(where, f"{f}.variant",
+                             f"{c['variant']!r} is not a variant of this "
+                             "sweep")
+        if c.get("metric") not in metric_names:
+            raise BenchError(where, f"{f}.metric",
+                             f"{c.get('metric')!r} is not a metric")
+        bounds = [k for k in ("max", "min") if k in c]
+        if len(bounds) != 1:
+            raise BenchError(where, f, "must have exactly one of max, min")
+        entry = {"topology": c["topology"], "metric": c["metric"],
+                 bounds[0]: _positive(c[bounds[0]], where,
+                                      f"{f}.{bounds[0]}")}
+        if "variant" in c:
+            entry["variant"] = c["variant"]
+        if "why" in c:
+            if not isinstance(c["why"], str):
+                raise BenchError(where, f"{f}.why", "must be a string")
+            entry["why"] = c["why"]
+        out.append(entry)
+    return out
+
+
 def load(path, known_metrics=None):
     """Read and check a sweep file; BenchError names the first problem.
 
@@ -208,6 +268,16 @@ def load(path, known_metrics=None):
                          + ", ".join(ACCELS) + f"; got {accel!r}")
     sweep.accel = accel
     sweep.repeat = check_repeat(doc.get("repeat", 1), where, "repeat")
+    sweep.max_repeat = check_repeat(doc.get("max_repeat",
+                                            max(DEFAULT_MAX_REPEAT,
+                                                sweep.repeat)),
+                                    where, "max_repeat")
+    if sweep.max_repeat < sweep.repeat:
+        raise BenchError(where, "max_repeat", f"must be at least repeat "
+                         f"({sweep.repeat}), got {sweep.max_repeat}")
+    sweep.max_host_load = _positive(doc.get("max_host_load",
+                                            DEFAULT_MAX_HOST_LOAD),
+                                    where, "max_host_load")
     if "hosts" in doc:
         sweep.hosts = hosts.parse(doc["hosts"], where)
         sweep.hosts_where = where
@@ -215,4 +285,8 @@ def load(path, known_metrics=None):
         known_metrics = known_metrics(sweep.reference)
     sweep.thresholds = _thresholds(doc.get("thresholds", {}), where,
                                    known_metrics)
+    sweep.ceilings = _ceilings(doc.get("ceilings", []), where,
+                               [t.name for t in sweep.topologies],
+                               sweep.variants,
+                               [m.name for m in metrics.METRICS])
     return sweep

@@ -2,7 +2,7 @@
 variant's ratio to the reference variant from the same sweep."""
 
 from . import clockfloor, hostload, metrics
-from blkscale.stats import Summary, paired_ratio
+from blkscale.stats import Summary, paired_ratio, ratio_text
 
 
 def _short_qemu(version):
@@ -76,8 +76,13 @@ def lines(manifest, figures, floors=None):
     repeat = sweep.get("repeat", 1)
     if repeat > 1:
         out.append(f"{repeat} repeats per topology and variant, interleaved:"
-                   " median [min-max], or [95% interval of the median] "
-                   "from 5 repeats; ratios per repeat")
+                   " median [min-max and how often that range holds the "
+                   "median], or [95% interval of the median] from 5 "
+                   "repeats; ratios per repeat, \"cannot tell\" when "
+                   "their interval holds 1")
+    else:
+        out.append("one run per topology and variant: no figure or ratio "
+                   "has a spread (--repeat 3 or more to judge them)")
     if manifest.get("partial_reason"):
         out.append(f"PARTIAL: {manifest['partial_reason']}")
     label_w = max(len(f"{m.label} ({m.unit})") for m in metrics.METRICS) + 2
@@ -148,7 +153,10 @@ def _block(manifest, figures, topo, variants, ref, others, label_w,
         for v in others:
             mine = by_variant.get(v, {}).get(m.name)
             theirs = by_variant.get(ref, {}).get(m.name)
-            if isinstance(mine, Summary):
+            if isinstance(mine, Summary) and mine.n > 1:
+                # "cannot tell" when the ratio's interval holds 1.
+                cells.append(ratio_text(paired_ratio(mine, theirs)))
+            elif isinstance(mine, Summary):
                 cells.append(_cell(paired_ratio(mine, theirs), _ratio_text))
             else:
                 r = metrics.ratio(mine, theirs)

@@ -35,13 +35,52 @@ def judge(summary, max=None, min=None):
     return FAIL if high < min - slack else INCONCLUSIVE
 
 
+def judge_band(low, high, max=None, min=None, need_spread=True):
+    """Verdict of a figure whose repeats may have been moved by the host's
+    load (loadband.py): low and high are the repeats moved down and up
+    by what the load could explain (both the same figure when nothing
+    was loaded).  FAIL only when even the favourable side is beyond the
+    limit, PASS only when even the unfavourable side is within it.
+    need_spread: one repeat has no spread and decides nothing (a timing);
+    counts pass False."""
+    if low is None or high is None or not low.n:
+        return FAIL
+    if need_spread and low.n < 2:
+        return INCONCLUSIVE
+    if max is not None:
+        if judge(low, max=max) == FAIL:
+            return FAIL
+        return PASS if judge(high, max=max) == PASS else INCONCLUSIVE
+    if judge(high, min=min) == FAIL:
+        return FAIL
+    return PASS if judge(low, min=min) == PASS else INCONCLUSIVE
+
+
+def power_text(summary, factor=1.0):
+    """What the repeats could have seen: "3 repeats, 75% interval;
+    could detect 1.21x" (for a ratio: 1 + half the interval's width,
+    widened by what the host's load could explain)."""
+    n = summary.n if summary is not None else 0
+    if n < 2:
+        return f"{n} repeat{'s' if n != 1 else ''}: no spread, cannot decide"
+    detect = (1.0 + summary.half_width / abs(summary.median or 1.0)) \
+        * factor
+    text = f"{n} repeats, {summary.coverage_text()} interval; " \
+        f"could detect {detect:.2f}x"
+    if factor > 1.0:
+        text += f" (load explains up to {factor:.2f}x)"
+    return text
+
+
 def straddle_text(summary, limit, fmt=lambda x: f"{x:.4g}"):
     """Why a verdict is inconclusive, for warnings: the bounds around
     the limit and what to do."""
+    if summary.n < 2:
+        return (f"one repeat ({fmt(summary.median)}) has no spread: "
+                "inconclusive, run more repeats (--repeat N)")
     low, high = summary.bounds
-    ci = summary.interval
-    what = f"{round(100 * ci[2])}% interval of the median" if ci else \
-        f"range of {summary.n} repeats"
+    what = f"{summary.coverage_text()} interval of the median" \
+        if summary.interval else \
+        f"range of {summary.n} repeats ({summary.coverage_text()})"
     return (f"{what} {fmt(low)}..{fmt(high)} straddles {fmt(limit)}: "
-            "inconclusive, run more repeats (--repeat N, at least 5 "
-            "for an interval)")
+            "inconclusive, run more repeats (--repeat N)")

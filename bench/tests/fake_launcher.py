@@ -5,7 +5,11 @@ of the real schema with figures chosen by environment variables, without
 booting anything.
 
 FAKE_MODE       ok (default) | sleep (wait for a signal) | usage (exit 2)
-                | fail (a guest step fails)
+                | fail (a guest step fails) | panic (a kernel panic: exit
+                5, a console log, no results.json)
+FAKE_ONLY_REPEAT  FAKE_MODE, FAKE_DROP, FAKE_BAD_DISK and FAKE_SHORT
+                apply to this repeat only (default: every repeat)
+FAKE_SHORT      disks the census comes up short by (in FAKE_VARIANT's runs)
 FAKE_FACTOR     multiplies the time figures of FAKE_VARIANT (default 1)
 FAKE_VARIANT    the variant FAKE_FACTOR and FAKE_DROP apply to
 FAKE_REPEAT_FACTORS  comma-separated factors by repeat (1, 2, ...),
@@ -180,6 +184,11 @@ def run(argv):
     variant = arg(argv, "--variant")
     run_dir = os.path.join(arg(argv, "--results-dir"), arg(argv, "--run-id"))
     mode = os.environ.get("FAKE_MODE", "ok")
+    only = os.environ.get("FAKE_ONLY_REPEAT")
+    this_repeat = only is None or \
+        arg(argv, "--run-id").rsplit(".", 1)[1] == only
+    if not this_repeat:
+        mode = "ok"
     if mode == "usage":
         print("blkscale: build/kernel/out/x/bzImage: missing (make kernel)",
               file=sys.stderr)
@@ -208,6 +217,13 @@ def run(argv):
             print(f"blkscale: {fault[2]}", file=sys.stderr)
             return fault_summary(run_dir, variant, *fault)
     targeted = os.environ.get("FAKE_VARIANT", variant) == variant
+    if mode == "panic" and targeted:
+        os.makedirs(os.path.join(run_dir, variant))
+        with open(os.path.join(run_dir, variant, "console.log"), "w") as f:
+            f.write("sysrq: Trigger a crash\nKernel panic - not syncing: "
+                    "sysrq triggered crash\n")
+        return fault_summary(run_dir, variant, 5, "panic", "Kernel panic - "
+                             "not syncing: sysrq triggered crash")
     factor = float(os.environ.get("FAKE_FACTOR", "1")) if targeted else 1.0
     by_repeat = os.environ.get("FAKE_REPEAT_FACTORS")
     if by_repeat and targeted:
@@ -222,17 +238,21 @@ def run(argv):
             doc["boot"][key[5:]] = float(value) * factor
         elif key == "census" and value == "failed":
             doc["steps"][0]["verdict"] = "failed"
-    bad = os.environ.get("FAKE_BAD_DISK") if targeted else None
+    targeted_here = targeted and this_repeat
+    short = int(os.environ.get("FAKE_SHORT", "0")) if targeted_here else 0
+    if short:
+        doc["disks"]["found"]["total"] -= short
+    bad = os.environ.get("FAKE_BAD_DISK") if targeted_here else None
     if bad:
         ident = doc["census"]["identity"]
         ident.update(ok=disks - 1, mismatched=1, signatures_ok=disks - 1)
         ident["bad"] = [{"disk": "sdc", "serial": bad, "check": "signature",
                          "problem": "sector 0 is another disk"}]
-    drop = os.environ.get("FAKE_DROP") if targeted else None
+    drop = os.environ.get("FAKE_DROP") if targeted_here else None
     if drop:
         doc.pop(drop, None)
     status, kind, message = 0, "ok", "ok"
-    if mode == "fail":
+    if mode == "fail" and targeted:
         doc["steps"][0]["verdict"] = "failed"
         status, kind, message = 1, "step-failed", "failed steps: census"
     os.makedirs(os.path.join(run_dir, variant))
@@ -255,7 +275,7 @@ def run(argv):
 
 
 def fault_summary(run_dir, variant, status, kind, message):
-    os.makedirs(run_dir)
+    os.makedirs(run_dir, exist_ok=True)
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump({"schema": {"name": "blkscale-summary", "version": 1},
                    "variants": {variant: {"outcome": kind,

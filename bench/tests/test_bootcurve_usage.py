@@ -28,13 +28,17 @@ CASES = [
     ('[[goals]]\nname = "g"\nfigure = "boot_s"\ntopology = "small"\n'
      'max = 1\n',
      "goals[0].figure: must be one of boot_to_census_s, qemu_start_s, "
-     "per_disk_growth, marginal_growth, marginal_cost_ms; got 'boot_s'"),
+     "marginal_growth, marginal_cost_ms; got 'boot_s'"),
     ('[[goals]]\nname = "g"\nfigure = "qemu_start_s"\ntopology = "huge"\n'
      'max = 1\n',
      "goals[0].topology: 'huge' is not a topology of this sweep"),
-    ('[[goals]]\nname = "g"\nfigure = "per_disk_growth"\nseries = "x"\n'
+    ('[[goals]]\nname = "g"\nfigure = "marginal_growth"\nseries = "x"\n'
      'max = 1\n',
      "goals[0].series: 'x' is not a series of this sweep"),
+    ('[[goals]]\nname = "g"\nfigure = "per_disk_growth"\nseries = "x"\n'
+     'max = 1\n',
+     "goals[0].figure: must be one of boot_to_census_s, qemu_start_s, "
+     "marginal_growth, marginal_cost_ms; got 'per_disk_growth'"),
     ('[[goals]]\nname = "g"\nfigure = "qemu_start_s"\ntopology = "small"\n'
      'max = -1\n',
      "goals[0].max: must be a positive number"),

@@ -2,7 +2,7 @@
 the baseline: pass, fail and straddling cases, and /proc/devices at
 every registered count both kernels measured."""
 
-from blkscale_bench import ceilings, compare, metrics
+from blkscale_bench import ceilings, compare, loadband, metrics
 from blkscale.stats import Summary
 
 
@@ -28,23 +28,25 @@ def test_every_cross_metric_has_a_ceiling():
 
 def test_ceiling_pass_fail_inconclusive():
     got = _by_metric(ceilings.checks(_figures(
-        register_p50_ns=[1.1, 1.3, 1.2],          # <= 2: pass
-        lookup_p50_ns=[2.1, 2.5, 2.2],            # > 2: fail
-        kernel_to_init_s=[1.5, 2.4, 1.9],         # straddles 2
+        register_p50_ns=[1.1, 1.3, 1.2],          # <= 1.3: pass
+        lookup_p50_ns=[2.1, 2.5, 2.2],            # > 1.3: fail
+        kernel_to_init_s=[1.1, 1.6, 1.3],         # straddles 1.3
         block_dynamic_capacity=[15.9, 15.9],      # >= 1: pass
         guest_slab_kib_per_disk=[1.2]),           # > 1.1: fail
         {}, "stock"))
     assert got["register_p50_ns_vs_stock"].status == compare.PASS
     assert got["lookup_p50_ns_vs_stock"].status == compare.REGRESSION
     assert got["lookup_p50_ns_vs_stock"].failed
-    assert "beyond the ceiling <= 2" in got["lookup_p50_ns_vs_stock"].message
+    assert "beyond the ceiling <= 1.3" in \
+        got["lookup_p50_ns_vs_stock"].message
     inc = got["kernel_to_init_s_vs_stock"]
     assert inc.status == compare.INCONCLUSIVE and not inc.failed
-    assert "straddles 2" in inc.message and "more repeats" in inc.message
+    assert "straddles 1.3" in inc.message and "more repeats" in inc.message
+    assert inc.undecided and inc.repeats == 3
     assert got["block_dynamic_capacity_vs_stock"].status == compare.PASS
     assert got["guest_slab_kib_per_disk_vs_stock"].status == \
         compare.REGRESSION
-    assert compare.limit_text(inc.limit) == "max_ceiling 2, gating"
+    assert compare.limit_text(inc.limit) == "max_ceiling 1.3, gating"
 
 
 def test_procdevices_at_every_registered_count():
@@ -73,7 +75,7 @@ def test_procdevices_at_every_registered_count():
 def test_ceiling_does_not_drift_with_the_baseline():
     """A baseline that already holds a 3x slower lookup lets the
     baseline check pass; the ceiling still fails it."""
-    figures = _figures(lookup_p50_ns=[3.0])
+    figures = _figures(lookup_p50_ns=[3.0, 3.0, 3.0])
     base = {"lookup_p50_ns_vs_stock": 3.0}
     manifest = {"sweep": {"topologies": {"t": "t.toml"},
                           "variants": ["patched"]},
@@ -85,3 +87,23 @@ def test_ceiling_does_not_drift_with_the_baseline():
     assert compare.verdict(checks)[0] == "PASS"
     checks += ceilings.checks(figures, {}, "stock")
     assert compare.verdict(checks)[0] == "REGRESSION"
+
+
+def test_absolute_ceiling_per_topology():
+    """A capacity planner's figure held to a number: pass, fail, and a
+    fail that the host's load could explain."""
+    figures = {"t": {"patched": {"census_complete_s": Summary.of(
+        [50.0, 52.0, 51.0])}}}
+    spec = [{"topology": "t", "metric": "census_complete_s", "max": 60.0}]
+    got = ceilings.absolute(spec, figures)
+    assert [c.status for c in got] == [compare.PASS]
+    spec[0]["max"] = 40.0
+    got = ceilings.absolute(spec, figures)
+    assert got[0].status == compare.REGRESSION
+    assert got[0].metric == "census_complete_s_ceiling"
+    manifest = {"host_cpus": 2, "runs": [
+        {"topology": "t", "variant": "patched", "repeat": k, "wall_s": 60,
+         "host_load": {"others_cpu_share": 0.5}} for k in (1, 2, 3)]}
+    got = ceilings.absolute(spec, figures, loadband.Loads(manifest))
+    assert got[0].status == compare.INCONCLUSIVE
+    assert "load could explain" in got[0].message and not got[0].undecided

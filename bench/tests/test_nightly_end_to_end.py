@@ -36,8 +36,11 @@ def test_nightly_pass_then_regression(bench_env):
                         FAKE_FACTOR="2.5", FAKE_VARIANT="patched")
     assert out.returncode == 1
     assert "nightly verdict: REGRESSION" in out.stdout
+    # One repeat has no spread: the nightly added a second to decide.
+    assert "nightly: small: 1 repeat added to decide its times" in out.stdout, out.stdout
     assert "REGRESSION  small patched: procdevices_ns_per_read_0_vs_stock: " \
-        "0.75 > 0.3 x 2 (2.50x)" in out.stdout
+        "0.75 > 0.3 x 1.3 (2.50x); 2 repeats, 50% interval; could detect " \
+        "1.00x" in out.stdout
     assert "WARN        small patched: procdevices_ns_per_read_0: 75000 > " \
         "30000 x 1.5 (2.50x)" in out.stdout
     root = ET.parse(bench_env.results / "n2" / "nightly.xml").getroot()
@@ -59,8 +62,8 @@ def test_nightly_missing_section(bench_env):
     out = bench_env.run("nightly", "--baselines", str(bases), run_id="n3",
                         FAKE_DROP="lvm", FAKE_VARIANT="stock")
     assert out.returncode == 1
-    assert "MISSING     small stock: lvm_ok: missing (baseline 1)" in \
-        out.stdout
+    assert "MISSING     small stock: lvm_ok: missing in repeat 1, 2 " \
+        "(baseline 1)" in out.stdout
 
 
 def test_baseline_refuses_partial(bench_env):

@@ -6,14 +6,18 @@ import pytest
 from scipy import stats as sps
 
 from blkscale_bench import verdict
-from blkscale.stats import Summary, median_interval, paired_ratio
+from blkscale.stats import Summary, median_interval, paired_ratio, \
+    ratio_text
 
 
 def test_summary_median_min_max_without_interval_below_five():
     s = Summary.of([4.0, 4.8, 3.6])
     assert (s.median, s.min, s.max, s.n) == (4.0, 3.6, 4.8, 3)
     assert s.interval is None and s.bounds == (3.6, 4.8)
-    assert s.text(lambda x: f"{x:.2f}") == "4.00 [3.60-4.80]"
+    # min-max of three holds the median 75% of the time: said beside it.
+    assert s.text(lambda x: f"{x:.2f}") == "4.00 [3.60-4.80 75%]"
+    assert s.coverage == pytest.approx(0.75)
+    assert s.half_width == pytest.approx(0.6)
     assert Summary.of([None, 2.0]).n == 1          # a missing repeat
     assert Summary.of([]).median is None and Summary.of([]).bounds is None
 
@@ -70,5 +74,31 @@ def test_verdict_uses_the_interval_from_five_repeats():
     assert verdict.judge(Summary.of([1.0, 3.0]), max=1.5) == \
         verdict.INCONCLUSIVE
     text = verdict.straddle_text(Summary.of([1.0, 3.0]), 1.5)
-    assert text.startswith("range of 2 repeats 1..3 straddles 1.5")
+    assert text.startswith("range of 2 repeats (50%) 1..3 straddles 1.5")
     assert "more repeats" in text
+
+
+@pytest.mark.parametrize("values, text", [
+    ([1.1, 1.2, 1.3], "1.20x [1.10-1.30, 75%]"),
+    ([0.93, 1.05, 1.2], "cannot tell (0.93-1.20x, 75%)"),
+    ([0.8, 0.85, 0.9, 0.82, 0.88], "0.85x [0.80-0.90, 94%]"),
+    ([1.1], "1.10x (one repeat)"),
+    ([], "-"),
+])
+def test_ratio_text_says_cannot_tell_when_the_interval_holds_one(values,
+                                                                 text):
+    assert ratio_text(Summary.of(values)) == text
+
+
+@pytest.mark.parametrize("low, high, want", [
+    ([1.4, 1.5, 1.6], [1.4, 1.5, 1.6], verdict.FAIL),
+    # The same figures on a loaded host: the favourable side is within.
+    ([1.1, 1.2, 1.3], [1.4, 1.5, 1.6], verdict.INCONCLUSIVE),
+    ([1.0, 1.1, 1.2], [1.0, 1.1, 1.2], verdict.PASS),
+    # A pass that load could have produced is not a pass.
+    ([1.0, 1.1, 1.2], [1.2, 1.4, 1.5], verdict.INCONCLUSIVE),
+    ([1.0], [1.0], verdict.INCONCLUSIVE),          # one repeat: no spread
+])
+def test_judge_band(low, high, want):
+    assert verdict.judge_band(Summary.of(low), Summary.of(high),
+                              max=1.3) == want

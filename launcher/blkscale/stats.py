@@ -48,6 +48,14 @@ def median_interval(values, level=LEVEL):
     return best[0], best[1], float(best[2])
 
 
+def range_coverage(n):
+    """Coverage of [min, max] of n values as an interval of the median:
+    1 - 2 P(Binomial(n, 1/2) = 0); None for fewer than two."""
+    if n < 2:
+        return None
+    return float(1 - 2 * sps.binom.pmf(0, n, 0.5))
+
+
 @dataclass
 class Summary:
     """A figure over its repeats: values by repeat (None: missing)."""
@@ -95,6 +103,32 @@ class Summary:
         ci = self.interval
         return (ci[0], ci[1]) if ci else (self.min, self.max)
 
+    @property
+    def coverage(self):
+        """How often `bounds` holds the true median: the interval's level,
+        else that of min..max (1 - 2 / 2^n: 75% for three repeats, none
+        for one)."""
+        ci = self.interval
+        if ci:
+            return ci[2]
+        return range_coverage(self.n)
+
+    @property
+    def half_width(self):
+        """Half the width of `bounds`: for a ratio, the smallest change
+        from its median that these repeats could tell from noise."""
+        if self.n < 2:
+            return None
+        low, high = self.bounds
+        return (high - low) / 2.0
+
+    def coverage_text(self):
+        """"75%" for three repeats; "one repeat" when there is no
+        interval at all."""
+        if self.n < 2:
+            return "one repeat"
+        return f"{round(100 * self.coverage):d}%"
+
     def to_json(self, digits=6):
         if not self.values:
             return None
@@ -109,14 +143,13 @@ class Summary:
                            sorted(self.values.items())}}
 
     def spread_text(self, fmt):
-        """[min-max], or [low-high 95%] from 5 repeats; "" for one
-        repeat or repeats that agree.  `fmt` formats one number."""
+        """[min-max 75%] for three repeats, [low-high 95%] (the interval
+        of the median) from five: the bounds with their coverage; "" for
+        one repeat or repeats that agree.  `fmt` formats one number."""
         if self.n < 2 or self.min == self.max:
             return ""
-        ci = self.interval
-        low, high = (ci[0], ci[1]) if ci else (self.min, self.max)
-        tag = f" {round(100 * ci[2]):d}%" if ci else ""
-        return f"[{fmt(low)}-{fmt(high)}{tag}]"
+        low, high = self.bounds
+        return f"[{fmt(low)}-{fmt(high)} {self.coverage_text()}]"
 
     def text(self, fmt):
         """The median, then its spread_text."""
@@ -124,6 +157,24 @@ class Summary:
             return "-"
         spread = self.spread_text(fmt)
         return fmt(self.median) + (f" {spread}" if spread else "")
+
+
+def ratio_text(summary, fmt=lambda x: f"{x:.2f}"):
+    """A ratio of two variants as people should read it: "1.12x
+    [1.05-1.20, 75%]", or "cannot tell (0.93-1.20x, 75%)" when its
+    bounds hold 1 (the repeats cannot say which variant is faster);
+    "1.12x (one repeat)" without a spread; "-" without a value."""
+    if summary is None or not summary.n:
+        return "-"
+    if summary.n < 2:
+        return f"{fmt(summary.median)}x (one repeat)"
+    low, high = summary.bounds
+    level = summary.coverage_text()
+    if low <= 1.0 <= high:
+        return f"cannot tell ({fmt(low)}-{fmt(high)}x, {level})"
+    if low == high:
+        return f"{fmt(summary.median)}x"
+    return f"{fmt(summary.median)}x [{fmt(low)}-{fmt(high)}, {level}]"
 
 
 def summarise(values):

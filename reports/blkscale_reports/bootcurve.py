@@ -47,7 +47,7 @@ def _growth(result):
     t = Table("bootcurve_growth", "Per-disk cost along each curve",
               ["Series", "Curve", "Variant", "Points measured",
                "Fewest disks", "Most disks", "Per disk at fewest (ms)",
-               "Per disk at most (ms)", "Most / fewest",
+               "Per disk at most (ms)",
                "Added-disk cost, last / first segment",
                "ms per added disk, last segment",
                "Quadratic share at most disks (robust fit)"])
@@ -60,7 +60,6 @@ def _growth(result):
                        fmt(last.disks if last else None),
                        fmt(first.per_disk_ms if first else None, 2),
                        fmt(last.per_disk_ms if last else None, 2),
-                       "-" if c.growth is None else f"{c.growth:.2f}x",
                        _summary(c.marginal_growth, lambda x: f"{x:.2f}x"),
                        _summary(c.marginal_last_ms, lambda x: f"{x:.2f}"),
                        _share(c.quadratic)])
@@ -130,7 +129,9 @@ def analyse(run, a):
             "and [[goals]] makes one (bench/sweeps/bootcurve.toml).")
         return None
     result = curve.analyse(sweep, by_repeat(run),
-                           hostload.loaded_runs(run.meta))
+                           loadband.Loads(run.meta, sweep.get(
+                               "max_host_load",
+                               loadband.DEFAULT_MAX_HOST_LOAD)))
     if result.series:
         a.tables["bootcurve_points"] = _points(result)
         a.tables["bootcurve_growth"] = _growth(result)

@@ -2,8 +2,9 @@
 
 import os
 
-from blkscale_bench import bootcurve, bootcurve_table
-from blkscale_bench import clockfloor, cli, hostload, repeats, sweep, table
+from blkscale_bench import bootcurve, bootcurve_table, nightly
+from blkscale_bench import clockfloor, cli, repeats, sweep, table
+from blkscale_bench.errors import EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK
 
 DEFAULT_SWEEP = "bench/sweeps/default.toml"
 
@@ -15,24 +16,40 @@ def add_arguments(parser):
 
 
 def print_table(run_dir):
+    """Print the sweep's table and boot curve; returns the goals'
+    verdicts (bootcurve.Verdict)."""
     manifest, docs = repeats.load(run_dir)
     for line in table.lines(manifest, repeats.figures(manifest, docs),
                             clockfloor.sweep_floors(docs)):
         print(line)
     spec = manifest.get("sweep") or {}
-    result = bootcurve.analyse(spec, docs, hostload.loaded_runs(manifest))
+    result = bootcurve.analyse(spec, docs, nightly.loads_of(manifest))
     for line in bootcurve_table.lines(result, spec.get("variants") or []):
         print(line)
     print(f"manifest: {os.path.join(run_dir, 'manifest.json')}")
+    return result.verdicts
+
+
+def goals_status(verdicts):
+    """Goals gate: a FAIL fails the command, an undecided goal makes it
+    inconclusive."""
+    said = {v.verdict for v in verdicts}
+    if bootcurve.FAIL in said:
+        return EXIT_FAILED
+    if bootcurve.INCONCLUSIVE in said:
+        return EXIT_INCONCLUSIVE
+    return EXIT_OK
 
 
 def main(args):
     if args.show:
-        print_table(args.show)
+        print_table(args.show)      # a viewer: its status is not a verdict
         return 0
     spec = cli.sweep_from_args(args)
     results, run_id = cli.run_location(args, spec)
     status, _ = sweep.run(spec, results, run_id, cli.command_line())
     print()
-    print_table(os.path.join(results, run_id))
-    return status
+    goals = goals_status(print_table(os.path.join(results, run_id)))
+    if status != EXIT_OK:
+        return status
+    return goals

@@ -1,11 +1,21 @@
-"""blkscale nightly: a stress sweep judged against committed baselines."""
+"""blkscale nightly: a stress sweep judged against committed baselines.
+
+Exit status: 0 PASS, 1 REGRESSION (a failed run, a wrong count, a time
+or goal beyond its limit), 3 INCONCLUSIVE (a gating time or goal the
+repeats could not decide, even after adding repeats up to the sweep's
+`max_repeat`), 2 bad input, 130 interrupted.
+"""
 
 import os
 
-from blkscale_bench import baseline, cli, metrics, nightly, sweep
-from blkscale_bench.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK
+from blkscale_bench import baseline, cli, metrics, nightly, power, sweep
+from blkscale_bench.errors import (EXIT_FAILED, EXIT_INCONCLUSIVE,
+                                   EXIT_INTERRUPTED, EXIT_OK)
+from blkscale.results.read import read_manifest
 
 DEFAULT_SWEEP = "bench/sweeps/nightly.toml"
+STATUS = {nightly.PASS: EXIT_OK, nightly.REGRESSION: EXIT_FAILED,
+          nightly.INCONCLUSIVE: EXIT_INCONCLUSIVE}
 
 
 def add_arguments(parser):
@@ -15,23 +25,58 @@ def add_arguments(parser):
                         help="directory of <variant>.json baselines "
                              "(default: bench/baselines)")
     parser.add_argument("--compare", metavar="RUN_DIR",
-                        help="judge an existing sweep instead of running one")
+                        help="judge an existing sweep instead of running "
+                             "one (adds no repeats unless --decide)")
+    parser.add_argument("--decide", action="store_true",
+                        help="with --compare: add repeats to the sweep "
+                             "where a time is undecided, as a new nightly "
+                             "would")
+    parser.add_argument("--max-repeat", metavar="N", type=int,
+                        help="repeats a topology may reach while deciding "
+                             "its times (default: the sweep file's "
+                             "`max_repeat`, else 9)")
 
 
 def main(args):
     spec = cli.sweep_from_args(args, known_metrics=metrics.all_names)
+    if args.max_repeat is not None:
+        spec.max_repeat = args.max_repeat
+    status = EXIT_OK
     if args.compare:
         run_dir = args.compare
-        status = EXIT_OK
+        decide = args.decide
     else:
         results, run_id = cli.run_location(args, spec)
         status, _ = sweep.run(spec, results, run_id, cli.command_line())
         run_dir = os.path.join(results, run_id)
-    result, failed, checks = nightly.evaluate(run_dir, args.baselines,
-                                              spec.thresholds)
+        decide = status != EXIT_INTERRUPTED
+
+    def evaluate():
+        return nightly.evaluate(run_dir, args.baselines, spec.thresholds)
+
+    def extend(names, repeat):
+        topos = [t for t in spec.topologies if t.name in names]
+        return sweep.extend(spec, run_dir, topos, repeat)[0]
+
+    if decide:
+        (result, failed, checks), added, more = power.settle(
+            evaluate, extend, lambda: read_manifest(run_dir),
+            spec.max_repeat)
+        if more == EXIT_INTERRUPTED:
+            status = more
+    else:
+        result, failed, checks = evaluate()
+        added = {}
     print()
+    for topo, n in sorted(added.items()):
+        print(f"nightly: {topo}: {n} repeat{'s' if n > 1 else ''} added to "
+              "decide its times")
     for line in nightly.report_lines(result, failed, checks, run_dir):
         print(line)
     if status == EXIT_INTERRUPTED:
         return status
-    return EXIT_FAILED if failed else EXIT_OK
+    # A failed run already fails the verdict (runcheck.py); a sweep that
+    # failed in a way no check saw still fails the nightly.
+    if status != EXIT_OK and result == nightly.PASS:
+        return EXIT_FAILED
+    return STATUS[result]

@@ -1,0 +1,109 @@
+"""What the host's load could explain, for verdicts on timings.
+
+A run is marked loaded when the rest of the host used more than the
+sweep's `max_host_load` (in cores, default half a core) during it
+(hostload.py records the share).  Under TCG a guest is CPU-bound, so a
+run that had a share s of the host taken by others ran up to 1/(1 - s)
+slower.  What that can explain:
+
+- an absolute time (a ceiling, a goal on seconds): up to 1/(1 - s) more,
+  never less; so only a failure can be load's doing;
+- a ratio of two runs made minutes apart (patched over stock, one
+  repeat): a steady load slows both alike, so load can move the ratio
+  at most by the ratio of the two runs' free CPU, (1 - s_low) /
+  (1 - s_high), in either direction;
+- a figure over several runs (a curve's marginal growth): the same,
+  over the least and the most loaded of its runs.
+
+A verdict resting on loaded runs stands only when it still holds with
+every repeat moved against it by that factor; otherwise it is
+inconclusive.  Runs without a recorded load count as not loaded, and
+the check says so.
+"""
+
+from blkscale.stats import Summary
+
+from .hostload import MIN_WALL_S
+
+DEFAULT_MAX_HOST_LOAD = 0.5     # cores taken by others
+# A share this close to the whole host would make any figure explicable.
+MAX_SHARE = 0.95
+
+
+def share_of(entry, max_host_load, cpus):
+    """The share of the host others took during a run when that is more
+    than max_host_load cores (or the hypervisor stole more than 5%),
+    else 0.0; None when the run recorded no load."""
+    load = (entry or {}).get("host_load")
+    if not load or load.get("others_cpu_share") is None:
+        return None
+    if (entry.get("wall_s") or 0.0) < MIN_WALL_S:
+        return 0.0      # a few ticks of anything look like load
+    share = float(load["others_cpu_share"])
+    steal = float(load.get("steal_share") or 0.0)
+    if share * cpus > max_host_load or steal > 0.05:
+        return min(share + steal, MAX_SHARE)
+    return 0.0
+
+
+class Loads:
+    """{(topology, variant, repeat): share} of a sweep's runs."""
+
+    def __init__(self, manifest, max_host_load=DEFAULT_MAX_HOST_LOAD):
+        self.max_host_load = max_host_load
+        cpus = (manifest or {}).get("host_cpus") or 1
+        self.shares = {}
+        self.unrecorded = set()
+        for r in (manifest or {}).get("runs") or []:
+            if r.get("superseded"):
+                continue
+            key = (r.get("topology"), r.get("variant"), r.get("repeat", 1))
+            s = share_of(r, max_host_load, cpus)
+            if s is None:
+                self.unrecorded.add(key)
+            self.shares[key] = s or 0.0
+
+    def share(self, topo, variant, rep):
+        return self.shares.get((topo, variant, rep), 0.0)
+
+    def loaded(self, topo, variant, rep):
+        return self.share(topo, variant, rep) > 0.0
+
+    def marked(self):
+        """{(topology, variant, repeat)} of the runs marked loaded."""
+        return {k for k, s in self.shares.items() if s > 0.0}
+
+
+def _factor(shares):
+    shares = list(shares)
+    return (1.0 - min(shares)) / (1.0 - max(shares)) if shares else 1.0
+
+
+def ratio_band(summary, loads, topo, variant, reference):
+    """(low, high, factor): the ratio's repeats moved down and up by what
+    the load of each pair could explain; factor is the largest move
+    (1.0: nothing loaded)."""
+    lows, highs, worst = {}, {}, 1.0
+    for k, r in summary.values.items():
+        f = _factor([loads.share(topo, variant, k),
+                     loads.share(topo, reference, k)])
+        worst = max(worst, f)
+        lows[k], highs[k] = r / f, r * f
+    return Summary.of(lows), Summary.of(highs), worst
+
+
+def absolute_band(summary, loads, topo, variant):
+    """(low, high, factor) of an absolute time: load only adds time, so
+    the low side is the repeats divided by what their load explains."""
+    lows, worst = {}, 1.0
+    for k, v in summary.values.items():
+        f = 1.0 / (1.0 - loads.share(topo, variant, k))
+        worst = max(worst, f)
+        lows[k] = v / f
+    return Summary.of(lows), summary, worst
+
+
+def runs_factor(loads, keys):
+    """What load could explain in a figure computed from several runs
+    ({(topology, variant, repeat)})."""
+    return _factor([loads.share(*k) for k in keys])
