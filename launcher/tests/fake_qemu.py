@@ -239,6 +239,10 @@ def main(argv):
     send(section("census", census))
     send(f"BLKSCALE-STEP census {verdict} 0.60 0.70"
          + (" exit 1: 2 disks missing" if verdict == "failed" else "") + "\n")
+    # The kernel's log from its ring buffer, as /init sends it.
+    dmesg = ("[    0.000000] Linux version 6.1.0-fake\n"
+             "[    0.300000] sd 0:0:0:0: [sda] Attached SCSI disk\n")
+    send(f"BLKSCALE-LOG dmesg {len(dmesg.encode())}\n{dmesg}")
     if scenario != "no-done":
         send(f"BLKSCALE-DONE {verdict} 0.80\n")
     say("blkscale: done: ok")

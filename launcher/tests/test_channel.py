@@ -133,3 +133,51 @@ def test_section_sent_twice():
 def test_bad_step_verdict():
     broken(b"BLKSCALE-HELLO 1 r 1.0\nBLKSCALE-STEP census maybe 1 2\n",
            "not a record")
+
+
+# The kernel's log as the guest sends it: raw bytes, any text, even lines
+# that look like records or are not UTF-8.
+DMESG = (b"[    0.000000] Linux version 6.1.192\n"
+         b"BLKSCALE-DONE ok 1.0\n"
+         b"[    1.000000] bad byte \xff and no newline at the end")
+# exactly that many bytes: the next record starts right after them
+LOG = b"BLKSCALE-LOG dmesg %d\n" % len(DMESG) + DMESG
+
+
+def with_log(log=LOG):
+    return GOOD.replace(b"BLKSCALE-DONE failed", log + b"BLKSCALE-DONE "
+                        b"failed")
+
+
+def test_log_arrives_as_sent():
+    r = parse(with_log())
+    assert r.logs == {"dmesg": DMESG}
+    assert r.done == "failed"
+
+
+def test_log_fed_one_byte_at_a_time():
+    data = with_log()
+    parser = ResultsParser()
+    for i in range(len(data)):
+        parser.feed(data[i:i + 1])
+    assert parser.finish().logs == {"dmesg": DMESG}
+
+
+def test_log_cut_short():
+    broken(with_log()[:GOOD.index(b"BLKSCALE-DONE") + 60],
+           "ends inside log dmesg")
+
+
+def test_log_count_too_small():
+    # the rest of the log is read as records
+    log = b"BLKSCALE-LOG dmesg 10\n" + DMESG
+    broken(with_log(log), "not a record")
+
+
+def test_unknown_log():
+    broken(with_log(LOG.replace(b"LOG dmesg", b"LOG secret")),
+           "log secret: unknown")
+
+
+def test_log_sent_twice():
+    broken(with_log(LOG + LOG), "log dmesg sent twice")

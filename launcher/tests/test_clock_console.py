@@ -31,34 +31,57 @@ def _append(argv):
 
 
 @pytest.mark.parametrize("fields,accel,backend,cmdline", [
-    ({}, "tcg", "qemu", "earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
+    ({}, "tcg", "qemu", "console=ttyS0 loglevel=5 log_buf_len=1M panic=-1 "
+     "rdinit=/init tsc=reliable"),
+    ({}, "kvm", "qemu", "console=ttyS0 loglevel=5 log_buf_len=1M panic=-1 "
+     "rdinit=/init"),
+    ({}, "tcg", "libvirt", "console=ttyS0 loglevel=5 log_buf_len=1M "
      "panic=-1 rdinit=/init tsc=reliable"),
-    ({}, "kvm", "qemu", "earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
-     "panic=-1 rdinit=/init"),
-    ({}, "tcg", "libvirt", "console=ttyS0 panic=-1 rdinit=/init "
-     "tsc=reliable"),
+    ({"console": "virtio"}, "tcg", "qemu", "earlycon=uart8250,io,0x3f8,"
+     "115200 console=hvc0 panic=-1 rdinit=/init tsc=reliable"),
     ({"clocksource": "kernel", "console": "serial"}, "tcg", "qemu",
      "console=ttyS0 panic=-1 rdinit=/init"),
-    ({"clocksource": "hpet", "cmdline": "loglevel=5"}, "kvm", "qemu",
-     "earlycon=uart8250,io,0x3f8,115200 console=hvc0 panic=-1 rdinit=/init "
-     "clocksource=hpet loglevel=5"),
-    ({"clocksource": "tsc"}, "kvm", "libvirt",
+    ({"clocksource": "hpet", "cmdline": "loglevel=7", "console": "virtio"},
+     "kvm", "qemu", "earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
+     "panic=-1 rdinit=/init clocksource=hpet loglevel=7"),
+    ({"clocksource": "tsc", "console": "serial"}, "kvm", "libvirt",
      "console=ttyS0 panic=-1 rdinit=/init tsc=reliable"),
-    ({"clocksource": "kernel", "cmdline": "clocksource=acpi_pm"}, "tcg",
-     "libvirt", "console=ttyS0 panic=-1 rdinit=/init clocksource=acpi_pm"),
+    ({"clocksource": "kernel", "cmdline": "clocksource=acpi_pm",
+      "console": "serial"}, "tcg", "libvirt",
+     "console=ttyS0 panic=-1 rdinit=/init clocksource=acpi_pm"),
 ])
 def test_cmdline(fields, accel, backend, cmdline, tmp_path):
     topo = _planned(tmp_path, **fields).topo
     assert guest.kernel_cmdline(topo, accel, backend) == cmdline
 
 
+@pytest.mark.parametrize("disks,size", [
+    (2, "1M"), (1024, "1M"), (1025, "2M"), (4096, "4M"), (5000, "8M"),
+    (16384, "16M"), (65536, "16M")])
+def test_quiet_log_buffer_grows_with_the_disks(disks, size, tmp_path):
+    path = tmp_path / "n.toml"
+    path.write_text("[guest]\nmemory_mib = 8192\n[scsi_debug]\n"
+                    + (f"max_luns = {disks}\n" if disks <= 16384 else
+                       f"add_host = 4\nmax_luns = {disks // 4}\n"))
+    topo = topology.prepare(path).topo
+    assert f" log_buf_len={size} " in guest.kernel_cmdline(topo)
+
+
 def test_virtio_console_argv(tmp_path):
-    argv = qargv.build_argv(_planned(tmp_path), FILES, "stock", "tcg", "q")
+    argv = qargv.build_argv(_planned(tmp_path, console="virtio"), FILES,
+                            "stock", "tcg", "q")
     assert "console=hvc0" in _append(argv).split()
     assert "file,id=console,path=C" in argv
     assert argv[argv.index("-serial") + 1] == "chardev:serial"
     assert "file,id=serial,path=S" in argv
     assert "virtconsole,bus=results-bus.0,chardev=console,nr=0" in argv
+
+
+def test_quiet_console_argv_is_the_serial_one(tmp_path):
+    argv = qargv.build_argv(_planned(tmp_path), FILES, "stock", "tcg", "q")
+    assert "loglevel=5" in _append(argv).split()
+    assert argv[argv.index("-serial") + 1] == "chardev:console"
+    assert not [a for a in argv if "virtconsole" in a or "id=serial" in a]
 
 
 def test_serial_console_argv_is_the_old_one(tmp_path):
@@ -101,7 +124,8 @@ def _run(tmp_path, fake_env, fields, scenario="ok"):
 
 
 @pytest.mark.parametrize("fields,clock,console", [
-    ({}, "tsc", "virtio"),
+    ({}, "tsc", "quiet"),
+    ({"console": "virtio"}, "tsc", "virtio"),
     ({"clocksource": "kernel", "console": "serial"}, "hpet", "serial"),
 ])
 def test_a_run_records_clock_and_console(fields, clock, console, tmp_path,
@@ -114,14 +138,18 @@ def test_a_run_records_clock_and_console(fields, clock, console, tmp_path,
     doc = json.loads((vdir / "results.json").read_text())
     assert doc["guest"]["clocksource"] == clock
     assert doc["host"]["console"] == console
-    assert all_files(vdir) == ["console.log", "results.json"]
+    assert all_files(vdir) == ["console.log", "dmesg.log", "results.json"]
     assert "Linux version 6.1.0-fake" in (vdir / "console.log").read_text()
+    # the log the guest sent, as it sent it
+    assert (vdir / "dmesg.log").read_text().endswith(
+        "[sda] Attached SCSI disk\n")
 
 
 def test_a_panic_on_the_boot_console_is_a_panic(tmp_path, fake_env):
     """Before the virtio console registers only the 8250 prints: a panic
     there still ends the run with status 5, and console.log keeps it."""
-    out, entry = _run(tmp_path, fake_env, {}, scenario="boot-panic")
+    out, entry = _run(tmp_path, fake_env, {"console": "virtio"},
+                      scenario="boot-panic")
     assert out.returncode == 5, out.stdout + out.stderr
     assert entry["outcome"] == "panic"
     assert "Kernel panic - not syncing: early trouble" in entry["message"]

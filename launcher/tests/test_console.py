@@ -23,7 +23,8 @@ def test_counts_disks_by_kind():
     w = ConsoleWatcher()
     w.feed(BOOT)
     assert (w.virtio, w.scsi, w.nullb) == (3, 3, 1)
-    assert w.disks == 7
+    # the guest's own count of /sys/block, once it says, is the larger
+    assert w.settled == 8 and w.disks == 8
     assert w.reached_init
     assert w.last_phase == "settle"
     assert w.panic is None
@@ -33,7 +34,7 @@ def test_lines_split_across_reads():
     w = ConsoleWatcher()
     for i in range(0, len(BOOT), 7):
         w.feed(BOOT[i:i + 7])
-    assert w.disks == 7
+    assert (w.virtio, w.scsi, w.nullb, w.settled) == (3, 3, 1, 8)
 
 
 def test_resize_is_not_a_new_disk():
@@ -64,3 +65,15 @@ def test_a_long_step_says_how_far_it_is():
     w.feed(b"blkscale: lvm: pvcreate of 1024 PVs at 148.50 s\n")
     assert w.detail_of("lvm") == "pvcreate of 1024 PVs"
     assert w.detail_of("fio") is None
+
+
+def test_quiet_console_counts_from_the_guests_lines():
+    """With loglevel=5 no disk line is printed: /init's settle lines say
+    how many disks there are so far."""
+    w = ConsoleWatcher()
+    w.feed(b"blkscale: init: kernel 6.1.192-patched (patched) at 1.10 s\n")
+    assert w.disks == 0
+    w.feed(b"blkscale: settle: 1234/4096 disks\n")
+    assert w.disks == 1234
+    w.feed(b"blkscale: settle: 4096/4096 disks at 9.61 s\n")
+    assert w.disks == 4096 and w.detail_of("settle") == "4096/4096 disks"

@@ -1,5 +1,6 @@
 """A kernel panic reaches console.log and ends the run with status 5, on
-the virtio console (the default) as on the serial one.
+the quiet console (the default: loglevel=5 on the 8250), the virtio
+console and the serial one.
 
 The smoke topology on the patched kernel with the test-only step
 `fault` in panic mode (sysrq c after the census): the panic is printed
@@ -20,7 +21,7 @@ PANIC = "Kernel panic - not syncing: sysrq triggered crash"
 
 
 @pytest.mark.parametrize("console,cmdline_word", [
-    ("virtio", "console=hvc0"), ("serial", "console=ttyS0")])
+    ("quiet", None), ("virtio", "console=hvc0"), ("serial", "console=ttyS0")])
 def test_panic_reaches_console_log(console, cmdline_word, tmp_path):
     need_built(VARIANT)
     text = (TOPOLOGIES / "smoke.toml").read_text()
@@ -42,11 +43,17 @@ def test_panic_reaches_console_log(console, cmdline_word, tmp_path):
     assert entry["outcome"] == "panic" and PANIC in entry["message"]
     vdir = results / "r" / VARIANT
     assert all_files(vdir) == ["console.log"]
+    assert all_files(tmp) == []
     log = (vdir / "console.log").read_text(errors="replace")
+    assert PANIC in log
+    # what led to it (sysrq raises the console's level for its own line)
+    assert "sysrq: Trigger a crash" in log
+    if cmdline_word is None:
+        # the quiet console: no notice, so neither the banner nor a disk
+        assert "Linux version" not in log and "Attached SCSI" not in log
+        return
     # the whole log: the kernel's first line, the command line it ran
-    # with, the disks, and the panic at the end
+    # with, the disks
     assert "Linux version" in log
     assert cmdline_word in log.split("Command line:", 1)[1].split("\n")[0]
     assert "Attached SCSI disk" in log
-    assert PANIC in log
-    assert all_files(tmp) == []

@@ -166,7 +166,8 @@ def test_free_text_reaches_argv_xml_and_plan_env_intact(value, tmp_path,
     assert tags(dom) == tags(base_dom)
     assert dom.find("description").text == value
     xml_base = base_dom.find("os/cmdline").text.removesuffix(" safe")
-    assert xml_base.startswith(BASE)
+    assert xml_base.startswith("console=ttyS0 ")
+    assert xml_base.endswith(BASE_END)
     assert dom.find("os/cmdline").text == f"{xml_base} {value}"
 
     # plan.env: sourced by a POSIX shell, the value comes back as it was
@@ -242,9 +243,8 @@ def test_paths_in_qemu_option_lists_double_their_commas(tmp_path):
     path.write_text(PATH_TOPO)
     planned = topology.prepare(path)
     argv = qargv.build_argv(planned, hostile_files(), "stock", "tcg", "qemu")
-    # console, serial, QMP, results; 3 + 2 sparse disks; a file node per
-    # slice (2)
-    assert check_option_lists(argv) == 11
+    # console, QMP, results; 3 + 2 sparse disks; a file node per slice (2)
+    assert check_option_lists(argv) == 10
     # plain arguments stay as they are
     assert argv[argv.index("-initrd") + 1] == f"{HOSTILE_DIR}/initrd.cpio"
     assert argv[argv.index("-kernel") + 1] == "/b,b/bzImage"

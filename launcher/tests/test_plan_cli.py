@@ -29,8 +29,8 @@ def test_plan_json():
     assert plan["pci"]["devices"] == 5
     # as QEMU started directly boots it under TCG
     assert plan["guest"]["cmdline"] == (
-        "earlycon=uart8250,io,0x3f8,115200 console=hvc0 panic=-1 "
-        "rdinit=/init tsc=reliable")
+        "console=ttyS0 loglevel=5 log_buf_len=1M panic=-1 rdinit=/init "
+        "tsc=reliable")
     assert (plan["guest"]["clocksource"], plan["guest"]["console"]) == (
         "auto", "auto")
 

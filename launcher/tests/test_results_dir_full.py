@@ -95,5 +95,5 @@ def test_second_variant_does_not_fit(small_fs, tmp_path, fake_env):
                    FAKE_QEMU_CONSOLE_KIB=36)
     assert_stopped_cleanly(out, fake_env, small_fs, "patched/console.log")
     assert all_files(small_fs) == ["r", "r/stock", "r/stock/console.log",
-                                   "r/stock/results.json"]
+                                   "r/stock/dmesg.log", "r/stock/results.json"]
     assert len(fake_runs(fake_env)) == 2

@@ -8,6 +8,8 @@ Records (guest-tools/PROTOCOL.md), one per line:
     <JSON text>
     BLKSCALE-END <name> <bytes of the JSON text>
     BLKSCALE-STEP <name> <ok|failed|skipped> <start> <end> <message...>
+    BLKSCALE-LOG <name> <bytes>
+    <that many bytes of text, as they are>
     BLKSCALE-DONE <ok|failed> <uptime_s>
 
 The parser is fed bytes as QEMU writes them (for live progress) and is
@@ -31,7 +33,10 @@ _RECORDS = {
     "STEP": re.compile(rf"BLKSCALE-STEP ({_NAME}) (ok|failed|skipped) "
                        rf"({_NUM}) ({_NUM})(?: (.*))?"),
     "DONE": re.compile(rf"BLKSCALE-DONE (ok|failed) ({_NUM})"),
+    "LOG": re.compile(r"BLKSCALE-LOG ([a-z]+) ([0-9]+)"),
 }
+# The logs a guest may send; each becomes <name>.log beside console.log.
+LOGS = ("dmesg",)
 _END = re.compile(rf"BLKSCALE-END ({_NAME}) ([0-9]+)")
 
 
@@ -49,6 +54,7 @@ class Results:
     steps: list = field(default_factory=list)       # dicts
     done: str = None                                # ok | failed
     done_uptime_s: float = None
+    logs: dict = field(default_factory=dict)        # name -> bytes
 
 
 class ResultsParser:
@@ -57,6 +63,7 @@ class ResultsParser:
         self._buf = bytearray()
         self._line = 0
         self._section = None        # (name, bytearray) while inside one
+        self._log = None            # (name, bytes still due) inside a log
         self._hello = False
 
     @property
@@ -77,6 +84,10 @@ class ResultsParser:
         """Take more bytes; complete lines are parsed at once."""
         self._buf += data
         while True:
+            if self._log:
+                if not self._take_log():
+                    return
+                continue
             end = self._buf.find(b"\n")
             if end < 0:
                 return
@@ -92,6 +103,9 @@ class ResultsParser:
         if self._section:
             self._fail(f"the stream ends inside section {self._section[0]} "
                        "(truncated)")
+        if self._log:
+            self._fail(f"the stream ends inside log {self._log[0]} "
+                       f"({self._log[1]} bytes missing)")
         if not self._hello:
             self._fail("no BLKSCALE-HELLO: the guest never reported")
         if self.results.done is None:
@@ -162,6 +176,27 @@ class ResultsParser:
         self.results.steps.append({
             "name": name, "verdict": verdict, "start_s": float(start),
             "end_s": float(end), "message": message or ""})
+
+    def _record_log(self, name, count):
+        if name not in LOGS:
+            self._fail(f"log {name}: unknown (known: {', '.join(LOGS)})")
+        if name in self.results.logs:
+            self._fail(f"log {name} sent twice")
+        self.results.logs[name] = b""
+        self._log = (name, int(count))
+
+    def _take_log(self):
+        """Move a log's bytes out of the buffer; True once it is whole."""
+        name, due = self._log
+        part = bytes(self._buf[:due])
+        del self._buf[:due]
+        self.results.logs[name] += part
+        self._log = (name, due - len(part))
+        if self._log[1]:
+            return False
+        self._line += self.results.logs[name].count(b"\n")
+        self._log = None
+        return True
 
     def _record_done(self, status, uptime):
         self.results.done = status

@@ -10,6 +10,10 @@ the 6.1 printk formats:
                             logical blocks (1.05 MB/1.00 MiB)
                             (a later resize prints "new size: ")
   drivers/block/null_blk    null_blk: disk nullb0 created
+
+With the quiet console (loglevel=5) the kernel prints none of these; the
+guest's own "blkscale: settle: N/M disks" lines, once a second while
+/init waits for the disks, count them instead.
 """
 
 import re
@@ -20,6 +24,7 @@ _SCSI = re.compile(rb"\] Attached SCSI (?:removable )?disk\s*$")
 _VIRTIO = re.compile(rb"virtio_blk virtio\d+: \[vd[a-z]+\] \d+ \d+-byte "
                      rb"logical blocks")
 _NULLB = re.compile(rb"null_blk: disk nullb\d+ created")
+_SETTLE = re.compile(rb"blkscale: settle: (\d+)/\d+ disks")
 _INIT = re.compile(rb"Run \S+ as init process")
 _BLKSCALE = re.compile(rb"blkscale: ([a-z_-]+):")
 # A long step's own progress: "blkscale: fio: batch 3 of 20 at 61.2 s".
@@ -33,6 +38,7 @@ class ConsoleWatcher:
         self.scsi = 0
         self.virtio = 0
         self.nullb = 0
+        self.settled = 0            # the guest's own count, while it waits
         self.reached_init = False
         self.panic = None           # the panic line, once seen
         self.last_phase = None      # from "blkscale: <phase>:" lines
@@ -42,7 +48,7 @@ class ConsoleWatcher:
 
     @property
     def disks(self):
-        return self.scsi + self.virtio + self.nullb
+        return max(self.scsi + self.virtio + self.nullb, self.settled)
 
     def feed(self, data):
         data = self._partial + data
@@ -63,6 +69,9 @@ class ConsoleWatcher:
             self.reached_init = True
         elif PANIC.encode() in line and self.panic is None:
             self.panic = line.decode("utf-8", "replace").strip()
+        s = _SETTLE.search(line)
+        if s:
+            self.settled = int(s.group(1))
         m = _BLKSCALE.search(line)
         if m:
             self.last_phase = m.group(1).decode()

@@ -274,7 +274,8 @@ def build(planned, files, variant, accel="tcg", name=None, label=None,
     if topo.guest.console == "virtio":
         raise TopologyError(topo.path, "guest.console", '"virtio" is not '
                             "available through libvirt, which streams only "
-                            'the serial console; use "auto" or "serial"')
+                            'the serial console; use "auto", "quiet" or '
+                            '"serial"')
     dom = ET.Element("domain", type="kvm" if accel == "kvm" else "qemu")
     ET.SubElement(dom, "name").text = name or domain_name(topo, variant)
     ET.SubElement(dom, "description").text = topo.description

@@ -6,21 +6,38 @@ QBOOT_ROM = "/usr/share/qemu/qboot.rom"
 BASE_CMDLINE = "console=ttyS0 panic=-1 rdinit=/init"
 # hvc0 is the virtio console, registered when virtio_console probes; until
 # then the 8250 prints as the boot console, so a panic before it is seen.
-# A console that registers replays the kernel's log from its start.
+# The kernel drops the boot console then, and hvc0 goes on from there.
 VIRTIO_CMDLINE = ("earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
                   "panic=-1 rdinit=/init")
+# The quiet console: warnings, oopses and panics (levels 0-4) on the 8250,
+# not the notices and information printed for every disk.  The guest
+# sends the whole log home from its ring buffer, sized for the disks:
+# about 1 KiB of messages per disk, at most what busybox dmesg reads.
+QUIET_LOGLEVEL = 5
+LOG_KIB_PER_DISK = 1
+LOG_BUF_MIN = 1 << 20
+LOG_BUF_MAX = 16 << 20
 # What each guest.clocksource adds to the command line.
 CLOCK_ARGS = {"tsc": "tsc=reliable", "hpet": "clocksource=hpet",
               "kernel": ""}
 
 
 def console_kind(topo, backend="qemu"):
-    """"virtio" or "serial": guest.console with auto resolved.  libvirt
-    streams only the serial port (virDomainOpenConsole)."""
+    """"quiet", "virtio" or "serial": guest.console with auto resolved.
+    backend is kept for a choice that depends on it (libvirt streams only
+    the serial port)."""
     kind = topo.guest.console
-    if kind == "auto":
-        return "virtio" if backend == "qemu" else "serial"
-    return kind
+    return "quiet" if kind == "auto" else kind
+
+
+def log_buf_len(topo):
+    """The kernel's log buffer for the quiet console, bytes (a power of
+    two, as the kernel rounds it)."""
+    want = LOG_KIB_PER_DISK * 1024 * topo.expected_total
+    size = LOG_BUF_MIN
+    while size < want and size < LOG_BUF_MAX:
+        size *= 2
+    return size
 
 
 def clock_kind(topo, accel):
@@ -33,8 +50,13 @@ def clock_kind(topo, accel):
 
 
 def kernel_cmdline(topo, accel="tcg", backend="qemu"):
-    base = (VIRTIO_CMDLINE if console_kind(topo, backend) == "virtio"
-            else BASE_CMDLINE)
+    kind = console_kind(topo, backend)
+    base = BASE_CMDLINE
+    if kind == "virtio":
+        base = VIRTIO_CMDLINE
+    elif kind == "quiet":
+        base = (f"console=ttyS0 loglevel={QUIET_LOGLEVEL} log_buf_len="
+                f"{log_buf_len(topo) >> 20}M panic=-1 rdinit=/init")
     words = [base, CLOCK_ARGS[clock_kind(topo, accel)],
              topo.guest.cmdline.strip()]
     return " ".join(w for w in words if w)

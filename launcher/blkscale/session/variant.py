@@ -323,6 +323,10 @@ def run_variant(planned, variant, run_id, out_dir, opts):
             ctx.finished = now_iso()
         console_kept = _save(out_dir, "console.log",
                              lambda p: _join_consoles(tmp, p))
+        # The kernel's log the guest sent (channel.LOGS): dmesg.log.
+        for name, text in stream.logs.items():
+            _save(out_dir, f"{name}.log",
+                  lambda p, t=text: _write_bytes(p, t))
         if ctx.profiler is not None:
             _save(out_dir, "profile.json",
                   lambda p: profiler_mod.write(ctx.profiler, out_dir))
@@ -381,6 +385,11 @@ def _keep_console(tmp, out_dir):
     if not os.path.exists(src):
         return None
     return _save(out_dir, "console.log", lambda p: _join_consoles(tmp, p))
+
+
+def _write_bytes(path, data):
+    with open(path, "wb") as f:
+        f.write(data)
 
 
 def _join_consoles(tmp, dest):

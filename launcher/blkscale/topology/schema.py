@@ -34,10 +34,13 @@ UEVENT_HELPERS = ("none", "mdev")
 # under KVM; "kernel" adds nothing, as the launcher did before.
 CLOCKSOURCES = ("auto", "tsc", "hpet", "kernel")
 # Where kernel messages go.  The 8250 UART costs several emulated port
-# accesses per byte, a line per disk; "virtio" makes the virtio console
-# (hvc0) the kernel's console, the UART only the boot console before it.
-# auto: virtio with QEMU started directly, serial through libvirt.
-CONSOLES = ("auto", "virtio", "serial")
+# accesses per byte, and the kernel prints lines per disk.  "quiet" keeps
+# the 8250 for warnings, oopses and panics (loglevel=5) and the guest
+# sends the whole log home at the end; "virtio" makes the virtio console
+# (hvc0) the kernel's console, the UART only the boot console before it
+# (measured slower than the 8250: bench/evidence/20261204-clock-console);
+# "serial" prints everything on the 8250.  auto: quiet.
+CONSOLES = ("auto", "quiet", "virtio", "serial")
 
 # The guest's steps, one executable each in guest-tools/initramfs/steps/
 # (test_guest_steps.py holds the two lists equal).
@@ -434,7 +437,7 @@ GUEST = Table({
     "clocksource": Field(Str(choices=CLOCKSOURCES), "auto",
                          doc="guest clocksource: auto, tsc, hpet or kernel"),
     "console": Field(Str(choices=CONSOLES), "auto",
-                     doc="kernel console: auto, virtio or serial"),
+                     doc="kernel console: auto, quiet, virtio or serial"),
 })
 
 TIMEOUTS = Table({
