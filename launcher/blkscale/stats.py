@@ -170,10 +170,10 @@ def ratio_text(summary, fmt=lambda x: f"{x:.2f}"):
         return f"{fmt(summary.median)}x (one repeat)"
     low, high = summary.bounds
     level = summary.coverage_text()
-    if low <= 1.0 <= high:
-        return f"cannot tell ({fmt(low)}-{fmt(high)}x, {level})"
     if low == high:
         return f"{fmt(summary.median)}x"
+    if low <= 1.0 <= high:
+        return f"cannot tell ({fmt(low)}-{fmt(high)}x, {level})"
     return f"{fmt(summary.median)}x [{fmt(low)}-{fmt(high)}, {level}]"
 
 

@@ -49,9 +49,11 @@ def test_summary_gives_medians_and_paired_ratios(tmp_path):
     assert ratio["median"] == 0.5
     out, errs = summary.report(doc, runs, None)
     text = "\n".join(out)
-    assert "census 11.00 [10.00-12.00] s" in text
-    assert "patched/stock: " in text and "census_complete_s 0.500 " \
-        "[0.400-0.500]" in text
+    assert "census 11.00 [10.00-12.00 75%] s" in text
+    assert "patched/stock: " in text and "census_complete_s 0.500x " \
+        "[0.400-0.500, 75%]" in text
+    # Equal in every repeat: no spread, and nothing to doubt.
+    assert "qemu_start_s 1.000x," in text
     assert errs == []
 
 

@@ -4,7 +4,8 @@ tables.  The numbers come from the bench's own computation
 closing table can never disagree."""
 
 from blkscale_bench import bootcurve as curve
-from blkscale_bench import hostload
+from blkscale_bench import loadband
+from blkscale.stats import ratio_text
 
 from .table import Table, fmt
 
@@ -87,7 +88,7 @@ def _ratios(result):
                        labels[r.series]["before"], fmt(r.before.seconds, 2),
                        labels[r.series]["after"], fmt(r.after.seconds, 2),
                        "-" if r.ratio is None else f"{r.ratio:.2f}x",
-                       _spread(r.summary, lambda x: f"{x:.2f}x")])
+                       ratio_text(r.summary) if r.summary.n > 1 else "-"])
     return t
 
 

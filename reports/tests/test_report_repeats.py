@@ -55,12 +55,12 @@ def test_bootcurve_spread_and_inconclusive_goal(fixture_copy):
             if r[4] == "oracle-4000" and r[2] == "stock"]
     assert len(rows) == 1 and rows[0][8] == "3"
     assert rows[0][5] == f"{oracle:.2f}"                   # the median
-    assert rows[0][9] == f"[{0.9 * oracle:.2f}-{1.1 * oracle:.2f}]"
+    assert rows[0][9] == f"[{0.9 * oracle:.2f}-{1.1 * oracle:.2f} 75%]"
     goals = {(r[0], r[1]): r for r in tables["bootcurve_goals"]}
     row = next(r for k, r in goals.items() if "oracle-4000" in k[0]
                and k[1] == "stock")
     assert row[5] == "INCONCLUSIVE"
-    assert row[6] == f"[{0.9 * oracle:.2f}-{1.1 * oracle:.2f}]"
+    assert row[6] == f"[{0.9 * oracle:.2f}-{1.1 * oracle:.2f} 75%]"
     assert "more repeats are needed" in html
 
 

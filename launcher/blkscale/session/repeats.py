@@ -75,6 +75,7 @@ def _seconds(summary):
 def report_lines(runs, variants):
     """Lines for stdout: per variant the medians with their spread, then
     each variant's ratios to the reference with theirs."""
+    from ..stats import ratio_text
     ref = reference(variants)
     out = []
     for v in variants:
@@ -91,7 +92,8 @@ def report_lines(runs, variants):
         parts = []
         for f, s in ratios(runs, v, ref).items():
             if s.n:
-                parts.append(f"{f} {s.text(lambda x: f'{x:.3f}')}")
+                # "cannot tell" when the ratio's interval holds 1.
+                parts.append(f"{f} {ratio_text(s, lambda x: f'{x:.3f}')}")
         out.append(f"  {v}/{ref}: " + (", ".join(parts) if parts else
                                        "no repeat where both reached the "
                                        "census"))
