@@ -28,16 +28,18 @@ bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,
 # DEBUG_LIST, SLUB debugging, kmemleak): too slow under TCG for make test.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines, the boot curve to 20,000 disks, debug-kernel fuzzing, blktests on both kernels; JUnit XML, non-zero on regression
-	$(Q)status=0; \
-	./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || status=$$?; \
-	./blkscale bench --sweep $(NIGHTLY_CURVE_SWEEP) || status=1; \
-	BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines (every repeat counts; undecided times get more repeats), the boot curve to 20,000 disks with its goals, debug-kernel fuzzing, blktests on both kernels; JUnit XML; fails on a regression and on an undecided verdict (./blkscale nightly tells them apart: exit 1 and 3)
+	$(Q)failed=0; undecided=0; \
+	verdict() { case $$1 in 0) ;; 3) undecided=1 ;; *) failed=1 ;; esac; }; \
+	rc=0; ./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || rc=$$?; verdict $$rc; \
+	rc=0; ./blkscale bench --sweep $(NIGHTLY_CURVE_SWEEP) || rc=$$?; verdict $$rc; \
+	rc=0; BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
 		--junitxml=$(BUILD)/nightly-guest-tests.xml \
 		guest-tools/tests/test_fuzz_debug.py \
 		guest-tools/tests/test_blktests_nightly.py \
-		guest-tools/tests/test_blktests_flavour.py || status=1; \
-	exit $$status
+		guest-tools/tests/test_blktests_flavour.py || rc=1; verdict $$rc; \
+	if [ $$failed = 1 ]; then exit 1; fi; \
+	if [ $$undecided = 1 ]; then echo "nightly: INCONCLUSIVE (exit 3): nothing failed, something could not be decided"; exit 3; fi
 
 baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>
 	$(Q)test -n "$(RUN)" || { echo "baseline: set RUN=results/<run> (a complete nightly sweep)" >&2; exit 2; }
