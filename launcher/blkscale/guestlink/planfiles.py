@@ -39,6 +39,8 @@ def plan_env(topo, run_id, variant):
             "BLKSCALE_BLKTESTS_EXCLUDE": " ".join(bt.exclude),
             "BLKSCALE_BLKTESTS_DISKS": " ".join(bt.disks),
             "BLKSCALE_BLKTESTS_TIMEOUT_S": str(bt.timeout_s),
+            "BLKSCALE_BLKTESTS_RERUNS": str(bt.reruns),
+            "BLKSCALE_BLKTESTS_RERUN_TESTS": " ".join(bt.rerun_tests),
         })
     for step, args in topo.plan.args.items():
         values[f"BLKSCALE_STEP_ARGS_{step}"] = args

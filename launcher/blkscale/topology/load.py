@@ -130,6 +130,7 @@ def _check_plan(topo, raw_plan):
         _choose_lvm_disks(topo)
     if "blktests" in plan.steps:
         _choose_blktests_disks(topo)
+        _check_blktests_reruns(topo)
     if not topo.expected_total:
         _check_diskless(topo)
 
@@ -243,3 +244,20 @@ def _choose_blktests_disks(topo):
             raise TopologyError(topo.path, field, f'group "{gid}" is backed '
                                 "by null-co, which discards writes; blktests "
                                 "needs sparse or slice backing")
+
+
+def _check_blktests_reruns(topo):
+    """A test named for reruns must be one the plan runs, and reruns on."""
+    bt = topo.plan.blktests
+    if bt.rerun_tests and not bt.reruns:
+        raise TopologyError(topo.path, "plan.blktests.rerun_tests",
+                            "names tests to run again but plan.blktests."
+                            "reruns is 0")
+    for i, test in enumerate(bt.rerun_tests):
+        group = test.split("/")[0]
+        if test not in bt.tests and group not in bt.tests:
+            raise TopologyError(topo.path, f"plan.blktests.rerun_tests[{i}]",
+                                f'"{test}" is not among plan.blktests.tests')
+        if test in bt.exclude or group in bt.exclude:
+            raise TopologyError(topo.path, f"plan.blktests.rerun_tests[{i}]",
+                                f'"{test}" is in plan.blktests.exclude')

@@ -160,6 +160,8 @@ class Blktests:
     exclude: list
     disks: list             # serials, "group-index"
     timeout_s: int
+    reruns: int = 5
+    rerun_tests: list = field(default_factory=list)
 
 
 @dataclass

@@ -409,6 +409,10 @@ BLKTESTS = Table({
                        "disk of every sparse- or slice-backed group)"),
     "timeout_s": Field(Int(1, 86400), 60,
                        doc="blktests' TIMEOUT for the tests that honour it"),
+    "reruns": Field(Int(0, 50), 5,
+                    doc="runs again of every failed test in the same boot"),
+    "rerun_tests": Field(List(Str(pattern=BLKTESTS_TEST_PATTERN)), [],
+                         doc="tests run again whatever their first status"),
 })
 
 PLAN = Table({
