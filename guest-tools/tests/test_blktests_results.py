@@ -132,3 +132,96 @@ def test_no_status_line_gives_no_tests(tmp_path, results):
     doc = convert(tmp_path, results, log="bash: ./check: not found\n", rc=127)
     assert doc["tests"] == []
     assert doc["summary"]["total"] == 0
+
+
+RERUN_LOG = """\
+scsi/007 => sda (Trigger the SCSI error handler)             [{}]
+    runtime  ...  3.1s
+"""
+
+
+def rerun_round(tmp_path, r, status, diff=None):
+    """One round of reruns as run-blktests lays it out: rerun/<r>/."""
+    d = tmp_path / "rerun" / str(r)
+    write(d / "check.log", RERUN_LOG.format(status))
+    fields = "status\tfail\nreason\toutput\n" if status == "failed" else ""
+    write(d / "results" / "sda" / "scsi" / "007", fields + "runtime\t3.1s\n")
+    if diff:
+        write(d / "results" / "sda" / "scsi" / "007.diff", diff)
+    return d / "check.log"
+
+
+def convert_reruns(tmp_path, results, rounds, stopped=""):
+    if not shutil.which("gawk"):
+        pytest.skip("gawk is not installed (make deps)")
+    log_file = tmp_path / "check.log"
+    log_file.write_text(CHECK_LOG)
+    out = subprocess.run(
+        ["gawk", "-f", str(AWK), "-v", f"results={results}",
+         "-v", "devmap=scsi-0=sda", "-v", "check_rc=1", "-v", "wall_s=12.5",
+         "-v", "reruns=5", "-v", "rerun_tests=block/002 scsi/007 ",
+         "-v", f"rounds={len(rounds)}", "-v", f"stopped={stopped}",
+         "-v", "rerun_wall_s=40.25", str(log_file), *map(str, rounds)],
+        capture_output=True, env={"LC_ALL": "C"}, check=True)
+    return json.loads(out.stdout.decode("ascii"))
+
+
+def test_reruns_keep_every_status_and_the_first_failing_diff(tmp_path,
+                                                            results):
+    rounds = [rerun_round(tmp_path, 1, "passed"),
+              rerun_round(tmp_path, 2, "failed", "-failed\n+succeeded\n"),
+              rerun_round(tmp_path, 3, "failed", "-second\n+diff\n")]
+    doc = convert_reruns(tmp_path, results, rounds)
+    # The first run's tests and counts are those of the main log alone.
+    assert doc["summary"]["total"] == 6
+    reruns = doc["reruns"]
+    assert reruns["requested"] == 5
+    assert reruns["tests"] == ["block/002", "scsi/007"]
+    assert reruns["rounds"] == 3
+    assert reruns["stopped"] is None
+    assert reruns["wall_s"] == 40.25
+    runs = reruns["runs"]
+    assert [(r["round"], r["test"], r["serial"], r["status"])
+            for r in runs] == [(1, "scsi/007", "scsi-0", "passed"),
+                               (2, "scsi/007", "scsi-0", "failed"),
+                               (3, "scsi/007", "scsi-0", "failed")]
+    assert all(r["runtime_s"] == 3.1 for r in runs)
+    assert runs[1]["diff"] == "-failed\n+succeeded"
+    assert runs[1]["reason"] == "output"
+    assert runs[2]["diff"] is None, "only the first failing diff is kept"
+
+
+def test_reruns_stopped_by_an_oops_say_why(tmp_path, results):
+    doc = convert_reruns(tmp_path, results, [],
+                         stopped="the kernel oopsed (taint D) before round 1")
+    assert doc["reruns"]["rounds"] == 0
+    assert doc["reruns"]["runs"] == []
+    assert doc["reruns"]["stopped"].startswith("the kernel oopsed")
+
+
+def test_no_reruns_asked_for(tmp_path, results):
+    doc = convert(tmp_path, results)
+    assert doc["reruns"]["requested"] == 0
+    assert doc["reruns"]["runs"] == []
+
+
+RERUN_TESTS = HERE.parents[0] / "initramfs" / "blktests" / "rerun-tests"
+
+
+def test_every_failed_test_and_every_named_one_runs_again(tmp_path):
+    log = tmp_path / "check.log"
+    log.write_text(CHECK_LOG)
+    out = subprocess.run([str(RERUN_TESTS), str(log), "scsi/007",
+                          "block/003"], capture_output=True, text=True,
+                         check=True)
+    # Failed: block/002 (no device) and block/003; not run and passed
+    # tests are not run again; each test once.
+    assert out.stdout.split() == ["block/002", "block/003", "scsi/007"]
+
+
+def test_nothing_failed_nothing_runs_again(tmp_path):
+    log = tmp_path / "check.log"
+    log.write_text("block/001 => vda (stress device hotplug)   [passed]\n")
+    out = subprocess.run([str(RERUN_TESTS), str(log)], capture_output=True,
+                         text=True)
+    assert out.stdout.strip() == ""

@@ -5,6 +5,11 @@
 # "not run" are its reasons.  Per-test files under results/<dev|nodev>/
 # give the runtime and why a test failed; run-blktests cut the diff and
 # dmesg of failures to *.diff and *.dmesg.cut.
+# Every input file after the first is the check output of one round of
+# reruns, <dir>/check.log with its results under <dir>/results; its tests
+# become "reruns.runs", with the diff and dmesg of a test's first failing
+# rerun only.  More variables: reruns (asked for), rerun_tests, rounds
+# (done), stopped (why reruns ended early), rerun_wall_s.
 
 function jstr(s,    out) {
 	gsub(/\\/, "\\\\", s)
@@ -30,17 +35,40 @@ function slurp(path,    line, text, n) {
 	return text
 }
 
-function finish_test() {
+function entry() {
+	return sprintf("{\"test\": %s, \"device\": %s, \"serial\": %s, \"status\": %s, " \
+		"\"runtime_s\": %s, \"reason\": %s, \"diff\": %s, \"dmesg\": %s}", \
+		jstr(name), jnull(dev), jnull((dev in serial) ? serial[dev] : ""), \
+		jstr(status), runtime == "" ? "null" : runtime, jnull(reason), \
+		jnull(diff), jnull(dmesg))
+}
+
+function finish_test(    key) {
 	if (name == "")
 		return
 	reason = reasons != "" ? reasons : reason
-	printf "%s\n    {\"test\": %s, \"device\": %s, \"serial\": %s, \"status\": %s, " \
-		"\"runtime_s\": %s, \"reason\": %s, \"diff\": %s, \"dmesg\": %s}", \
-		ntests++ ? "," : "", jstr(name), jnull(dev), jnull((dev in serial) ? serial[dev] : ""), \
-		jstr(status), runtime == "" ? "null" : runtime, jnull(reason), \
-		jnull(diff), jnull(dmesg)
-	count[status]++
+	if (round) {
+		# Only a test's first failing rerun keeps its diff and dmesg.
+		key = name " " dev
+		if (status == "failed" && !(key in failed_before))
+			failed_before[key] = 1
+		else
+			diff = dmesg = ""
+		rerun_runs = rerun_runs (nruns++ ? "," : "") "\n      " \
+			"{\"round\": " round ", " substr(entry(), 2)
+	} else {
+		printf "%s\n    %s", ntests++ ? "," : "", entry()
+		count[status]++
+	}
 	name = ""
+}
+
+function json_words(text,    n, w, i, out) {
+	n = split(text, w, " ")
+	out = ""
+	for (i = 1; i <= n; i++)
+		out = out (i > 1 ? ", " : "") jstr(w[i])
+	return "[" out "]"
 }
 
 BEGIN {
@@ -50,6 +78,21 @@ BEGIN {
 		serial[pv[2]] = pv[1]
 	}
 	printf "{\"tests\": ["
+}
+
+# A new file: the main run's test in progress ends; a rerun round starts.
+FNR == 1 {
+	finish_test()
+	resdir = results
+	round = 0
+	if (NR > 1) {
+		resdir = FILENAME
+		sub(/\/[^\/]*$/, "", resdir)
+		round = resdir
+		sub(/.*\//, "", round)
+		round += 0
+		resdir = resdir "/results"
+	}
 }
 
 /\[(passed|failed|not run)\]$/ {
@@ -63,7 +106,7 @@ BEGIN {
 	if ($2 == "=>")
 		dev = $3
 	reasons = reason = runtime = diff = dmesg = ""
-	base = results "/" (dev == "" ? "nodev" : dev) "/" name
+	base = resdir "/" (dev == "" ? "nodev" : dev) "/" name
 	while ((getline kv < base) > 0) {
 		split(kv, f, "\t")
 		if (f[1] == "runtime") {
@@ -102,5 +145,8 @@ END {
 		printf "%s%s: %s", first ? "" : ", ", jstr(serial[d]), jstr(d)
 		first = 0
 	}
-	printf "}}\n"
+	printf "},\n  \"reruns\": {\"requested\": %d, \"tests\": %s, \"rounds\": %d, " \
+		"\"stopped\": %s, \"wall_s\": %s, \"runs\": [%s%s]}}\n", \
+		reruns, json_words(rerun_tests), rounds, jnull(stopped), \
+		rerun_wall_s == "" ? "null" : rerun_wall_s, rerun_runs, nruns ? "\n    " : ""
 }
