@@ -132,7 +132,7 @@ def test_reruns_off_ask_for_no_second_boot():
 def write_run(run_dir, docs):
     for x, items in docs.items():
         for i, d in enumerate(items):
-            where = run_dir / x if i == 0 else run_dir / bv.SECOND_BOOT / x
+            where = run_dir / x if i == 0 else bv.second_boot(run_dir, x) / x
             where.mkdir(parents=True, exist_ok=True)
             (where / "results.json").write_text(
                 d if isinstance(d, str) else json.dumps(d))

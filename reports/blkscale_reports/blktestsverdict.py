@@ -3,7 +3,8 @@
 The guest runs every test that failed again `plan.blktests.reruns` times
 (results.json `blktests.reruns`); a test that failed only on the other
 kernel gets its reruns in a second boot of that kernel
-(`<run>/second-boot/<variant>/results.json`, see pending()).  Which tests
+(`<run>/second-boot-<variant>/<variant>/results.json`: `blkscale run`
+with run id `second-boot-<variant>` under the run; see pending()).  Which tests
 are judged: every test whose first status differs between the kernels, and
 every test that failed on either.  From their reruns:
 
@@ -221,6 +222,11 @@ def check(doc, path):
                                    "not passed, failed or not run")
 
 
+def second_boot(run_dir, variant):
+    """The run directory of a variant's second boot, inside the run's."""
+    return Path(run_dir) / f"{SECOND_BOOT}-{variant}"
+
+
 def load_run(run_dir, variants):
     """{variant: [results.json, second boot's results.json, ...]} of a
     run directory (missing files are left out)."""
@@ -229,7 +235,7 @@ def load_run(run_dir, variants):
     for x in variants:
         out[x] = []
         for p in (run_dir / x / "results.json",
-                  run_dir / SECOND_BOOT / x / "results.json"):
+                  second_boot(run_dir, x) / x / "results.json"):
             if not p.is_file():
                 continue
             try:
