@@ -24,7 +24,7 @@ explain (loadband.py), for a pass as for a failure.
 from dataclasses import dataclass, field
 
 from blkscale.results.read import lookup, number, step_ok
-from . import loadband, marginal, verdict as judged
+from . import curvespec, loadband, marginal, verdict as judged
 from blkscale.stats import Summary, paired_ratio, per_repeat
 
 WALL = "wall_to_census_s"
@@ -175,6 +175,12 @@ class BootCurve:
     ratios: list              # [Ratio]
     verdicts: list            # [Verdict]
 
+    def curve_for(self, series, variant):
+        """The curve a series goal is judged on: its only curve, or its
+        `after` curve."""
+        return next(c for c in self.curves if c.series == series and
+                    c.variant == variant and c.role in ("curve", "after"))
+
     def curve(self, series, role, variant):
         for c in self.curves:
             if (c.series, c.role, c.variant) == (series, role, variant):
@@ -230,14 +236,16 @@ def _judge_topology(goal, variant, docs):
 
 
 def _judge_series(goal, variant, result, loads):
-    curves = [c for c in result.curves if c.series == goal["series"]
-              and c.variant == variant and c.role in ("curve", "after")]
     unit = "ms" if goal["figure"] == "marginal_cost_ms" else "x"
-    if not curves:
+    try:
+        c = result.curve_for(goal["series"], variant)
+    except StopIteration:
         return None, unit, f"series {goal['series']}: no curve", 1.0
-    c = curves[0]
     what = f"series {c.series}" + (f" after ({c.label})"
                                    if c.role == "after" else "")
+    if goal["figure"] not in curvespec.SERIES_FIGURES:
+        return None, unit, f"{goal['figure']}: no longer judged (a fixed " \
+            "start-up cost hides a growing cost in it)", 1.0
     if not c.complete:
         return None, unit, f"{goal['figure']} of {what}: " \
             f"{len(c.points)} of {len(c.topologies)} points measured", 1.0
@@ -278,6 +286,41 @@ def _band(goal, variant, spread, loads, factor):
     return lows, highs, factor
 
 
+def _judge_goal(goal, v, docs, result, loads):
+    """The Verdict of one goal for variant v."""
+    factor, planned = 1.0, None
+    if "topology" in goal:
+        value, unit, used = _judge_topology(goal, v, docs)
+        planned = max(1, len(by_repeat(docs.get((goal["topology"], v)))))
+    else:
+        value, unit, used, factor = _judge_series(goal, v, result, loads)
+    spread = value if value is not None and value.n else None
+    said, detect = judged.FAIL, None
+    if goal.get("figure") not in curvespec.TOPOLOGY_FIGURES + \
+            curvespec.SERIES_FIGURES:
+        said = judged.INCONCLUSIVE      # a manifest older than the figure
+    elif spread is not None:
+        low, high, factor = _band(goal, v, spread, loads, factor)
+        said = judged.judge_band(low, high, max=goal["max"])
+        detect = judged.detectable(spread, factor)
+        if spread.n < 2:
+            used += " (one repeat: no spread, cannot decide)"
+        elif factor > 1.0 and said == judged.INCONCLUSIVE and \
+                judged.judge(spread, max=goal["max"]) != judged.INCONCLUSIVE:
+            used += (" (loaded host: within what the load could explain, "
+                     f"{factor:.2f}x; rerun idle)")
+        # A repeat without the figure, or a curve repeat whose first
+        # segment did not rise, keeps the goal from passing.
+        if planned and spread.n < planned and said == judged.PASS:
+            said = judged.INCONCLUSIVE
+        if goal.get("figure") == "marginal_growth" and said == judged.PASS \
+                and result.curve_for(goal["series"], v).flat_repeats:
+            said = judged.INCONCLUSIVE
+    return Verdict(goal, v, spread.median if spread else None, unit, used,
+                   {judged.PASS: PASS, judged.FAIL: FAIL,
+                    judged.INCONCLUSIVE: INCONCLUSIVE}[said], spread, detect)
+
+
 def analyse(sweep, docs, loads=None):
     """sweep: the manifest's `sweep` object; docs: {(topology, variant):
     {repeat: results document}} of the runs that brought one; loads:
@@ -297,42 +340,5 @@ def analyse(sweep, docs, loads=None):
                 result.ratios += _ratios(by_role["before"], by_role["after"])
     for goal in sweep.get("goals") or []:
         for v in variants:
-            factor = 1.0
-            if "topology" in goal:
-                value, unit, used = _judge_topology(goal, v, docs)
-                planned = max(1, len(by_repeat(docs.get((goal["topology"],
-                                                         v)))))
-            else:
-                value, unit, used, factor = _judge_series(goal, v, result,
-                                                          loads)
-                planned = None
-            spread = value if value is not None and value.n else None
-            said = judged.FAIL
-            detect = None
-            if spread is not None:
-                low, high, factor = _band(goal, v, spread, loads, factor)
-                said = judged.judge_band(low, high, max=goal["max"])
-                if spread.n >= 2 and spread.median:
-                    detect = (1.0 + spread.half_width / abs(spread.median)) \
-                        * factor
-                if spread.n < 2:
-                    used += " (one repeat: no spread, cannot decide)"
-                elif factor > 1.0 and said == judged.INCONCLUSIVE and \
-                        judged.judge(spread, max=goal["max"]) != \
-                        judged.INCONCLUSIVE:
-                    used += (" (loaded host: within what the load could "
-                             f"explain, {factor:.2f}x; rerun idle)")
-                if planned and spread.n < planned and said == judged.PASS:
-                    said = judged.INCONCLUSIVE
-                if "series" in goal and said == judged.PASS:
-                    c = next(c for c in result.curves
-                             if c.series == goal["series"] and
-                             c.variant == v and c.role in ("curve", "after"))
-                    if goal["figure"] == "marginal_growth" and \
-                            c.flat_repeats:
-                        said = judged.INCONCLUSIVE
-            result.verdicts.append(Verdict(
-                goal, v, spread.median if spread else None, unit, used,
-                {judged.PASS: PASS, judged.FAIL: FAIL,
-                 judged.INCONCLUSIVE: INCONCLUSIVE}[said], spread, detect))
+            result.verdicts.append(_judge_goal(goal, v, docs, result, loads))
     return result

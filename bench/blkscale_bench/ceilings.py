@@ -96,10 +96,8 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
                              == metrics.TIME, **{kind: limit})
     text = spread.text(lambda x: f"{x:.3g}")
     power = judged.power_text(spread, factor)
-    detect = None
-    if spread.n >= 2 and spread.median:
-        detect = (1.0 + spread.half_width / abs(spread.median)) * factor
-    common = dict(repeats=spread.n, detectable=detect, kind=figure_kind)
+    common = dict(repeats=spread.n, kind=figure_kind,
+                  detectable=judged.detectable(spread, factor))
     if said == judged.PASS:
         status, msg = compare.PASS, f"{name}: {text}, {sign} {limit:g}; " \
             + power

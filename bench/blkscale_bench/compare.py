@@ -142,11 +142,8 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
     rel = f" ({cur / base:.2f}x)" if base else ""
     tail = _repeats(spread)
     power = judged.power_text(spread, factor)
-    detect = None
-    if spread.n >= 2 and spread.median:
-        detect = (1.0 + spread.half_width / abs(spread.median)) * factor
-    common = dict(spread=spread.to_json(), repeats=spread.n,
-                  detectable=detect, kind=kind)
+    common = dict(spread=spread.to_json(), repeats=spread.n, kind=kind,
+                  detectable=judged.detectable(spread, factor))
     if said == judged.INCONCLUSIVE:
         # More repeats can narrow a spread, not take a load away.
         spread_said = judged.judge(spread, **{key[:3]: bound})

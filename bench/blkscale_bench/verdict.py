@@ -56,6 +56,15 @@ def judge_band(low, high, max=None, min=None, need_spread=True):
     return PASS if judge(low, min=min) == PASS else INCONCLUSIVE
 
 
+def detectable(summary, factor=1.0):
+    """The smallest ratio to its median these repeats could tell from
+    noise: 1 + half the interval's width over the median, widened by
+    what the host's load could explain; None without a spread."""
+    if summary is None or summary.n < 2 or not summary.median:
+        return None
+    return (1.0 + summary.half_width / abs(summary.median)) * factor
+
+
 def power_text(summary, factor=1.0):
     """What the repeats could have seen: "3 repeats, 75% interval;
     could detect 1.21x" (for a ratio: 1 + half the interval's width,
@@ -63,10 +72,10 @@ def power_text(summary, factor=1.0):
     n = summary.n if summary is not None else 0
     if n < 2:
         return f"{n} repeat{'s' if n != 1 else ''}: no spread, cannot decide"
-    detect = (1.0 + summary.half_width / abs(summary.median or 1.0)) \
-        * factor
+    detect = detectable(summary, factor)
+    said = "-" if detect is None else f"{detect:.2f}x"
     text = f"{n} repeats, {summary.coverage_text()} interval; " \
-        f"could detect {detect:.2f}x"
+        f"could detect {said}"
     if factor > 1.0:
         text += f" (load explains up to {factor:.2f}x)"
     return text

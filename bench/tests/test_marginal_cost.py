@@ -155,3 +155,12 @@ def test_marginal_growth_keeps_every_repeat():
     v = bootcurve.analyse(_sweep("marginal_growth", 1.5), docs).verdicts[0]
     assert v.verdict == bootcurve.INCONCLUSIVE
     assert "first segment did not rise in repeat 2" in v.figure
+
+
+def test_a_goal_on_a_figure_no_longer_judged_is_inconclusive():
+    """An older manifest's per_disk_growth goal is neither passed nor
+    failed: the figure hid growing costs, and is judged no more."""
+    v = bootcurve.analyse(_sweep("per_disk_growth", 1.5),
+                          _docs(linear)).verdicts[0]
+    assert v.verdict == bootcurve.INCONCLUSIVE
+    assert "no longer judged" in v.figure
