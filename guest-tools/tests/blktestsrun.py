@@ -1,6 +1,6 @@
 """Helpers of the blktests boot tests: where the checkout is, one
-`./blkscale run` of a blktests topology, and the comparison of the
-kernels' results.
+`./blkscale run` of a blktests topology, a second boot of the tests that
+need reruns on one kernel, and the comparison of the kernels' results.
 
 A module of its own (not conftest.py), so that it cannot be confused with
 another component's conftest when the suites are collected together.
@@ -8,15 +8,19 @@ another component's conftest when the suites are collected together.
 
 import json
 import os
+import re
 import subprocess
 
 import pytest
 
 import fuzzrun
+from blkscale_reports import blktestshistory, blktestsverdict
 
 REPO = fuzzrun.REPO
 # The unmodified copy beside the project that tests and CI use.
 PEER_COPY = REPO.parent / "shared" / "peers" / "blktests"
+# Every night's blktests run stays here: the history of flaky tests.
+NIGHTS = REPO / "results" / blktestshistory.NIGHTLY
 
 
 def checkout():
@@ -28,24 +32,61 @@ def checkout():
     return path
 
 
-def run(topology, variants, workdir, env_extra, timeout):
-    """./blkscale run; returns (exit status, {variant: results or None},
-    stderr)."""
+def run(topology, variants, workdir, env_extra, timeout, results=None,
+        run_id="bt"):
+    """./blkscale run into results/run_id (default: workdir/results/bt);
+    returns (exit status, {variant: results or None}, stderr)."""
     for v in variants:
         fuzzrun.require_built(v)
     env = dict(os.environ, **env_extra)
-    results = workdir / "results"
+    results = results or workdir / "results"
     cmd = [str(REPO / "blkscale"), "run", str(topology), "--accel", "tcg",
-           "--run-id", "bt", "--results-dir", str(results), "--quiet"]
+           "--run-id", run_id, "--results-dir", str(results), "--quiet"]
     for v in variants:
         cmd += ["--variant", v]
     out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True,
                          env=env, timeout=timeout)
     docs = {}
     for v in variants:
-        path = results / "bt" / v / "results.json"
+        path = results / run_id / v / "results.json"
         docs[v] = json.loads(path.read_text()) if path.exists() else None
     return out.returncode, docs, out.stderr
+
+
+def _toml_list(items):
+    return "[" + ", ".join(f'"{t}"' for t in items) + "]"
+
+
+def topology_with(topology, tests, path, reruns=None):
+    """A copy of a blktests topology at path that runs only `tests` and
+    runs each again whatever its first status (plan.blktests.rerun_tests),
+    `reruns` times if given."""
+    text = re.sub(r"(?m)^rerun_tests = .*\n", "", topology.read_text())
+    text, n = re.subn(r"(?m)^tests = .*$", lambda _: (
+        f"tests = {_toml_list(tests)}\nrerun_tests = {_toml_list(tests)}"),
+        text)
+    if n != 1:
+        raise ValueError(f"{topology}: plan.blktests.tests: no single "
+                         "'tests = [...]' line to replace")
+    if reruns is not None:
+        text, n = re.subn(r"(?m)^reruns = .*$", f"reruns = {reruns}", text)
+        if n == 0:
+            text = text.replace("\nrerun_tests = ",
+                                f"\nreruns = {reruns}\nrerun_tests = ", 1)
+    path.write_text(text)
+    return path
+
+
+def second_boot(topology, run_dir, variant, tests, env_extra, timeout,
+                reruns=None):
+    """Boot one kernel again to run `tests` again, the tests that failed
+    only on the other one; its run lands where blktestsverdict.load_run
+    finds it.  Returns run()'s answer."""
+    boot = blktestsverdict.second_boot(run_dir, variant)
+    topo = topology_with(topology, tests, run_dir / f"{boot.name}.toml",
+                         reruns)
+    return run(topo, [variant], None, env_extra, timeout, results=run_dir,
+               run_id=boot.name)
 
 
 def step(doc, name):
