@@ -48,3 +48,31 @@ def test_variant_without_baseline_fails():
     failed = [c for c in checks if c.failed]
     assert [(c.variant, c.metric) for c in failed] == [("patched",
                                                         "baseline")]
+
+
+def test_only_the_reference_failing_says_so_and_fails(tmp_path):
+    """Stock panicked, patched did not: the host or the test is broken,
+    not the series, and a nightly that cannot judge is not green."""
+    manifest = _manifest()
+    for r in manifest["runs"]:
+        r["results"] = f"t/{r['variant']}/results.json"
+    manifest["runs"][0].update(outcome="panic", message="kernel panic",
+                               results=None)
+    runs = runcheck.checks(manifest, str(tmp_path))
+    failed = [c for c in runs if c.failed]
+    assert [(c.variant, c.metric) for c in failed] == [("stock",
+                                                        "run repeat 1")]
+    assert "only the reference stock failed: the host or the test is " \
+        "broken, not the series" in failed[0].message
+    assert compare.verdict(runs)[0] == "REGRESSION"
+
+
+def test_a_planned_repeat_never_made_fails(tmp_path):
+    manifest = _manifest()
+    manifest["sweep"]["repeat"] = 2
+    for r in manifest["runs"]:
+        r.update(repeat=1, results=f"t/{r['variant']}/1/results.json")
+    runs = runcheck.checks(manifest, str(tmp_path))
+    failed = {(c.variant, c.metric): c.message for c in runs if c.failed}
+    assert failed == {("stock", "run repeat 2"): "repeat 2: not run",
+                      ("patched", "run repeat 2"): "repeat 2: not run"}
