@@ -150,7 +150,7 @@ def test_a_run_directory_with_its_second_boot(tmp_path):
 
 def test_results_that_are_not_json_name_the_file(tmp_path):
     write_run(tmp_path, {REF: ["{"], NEW: [doc({})]})
-    with pytest.raises(bv.VerdictError, match=r"stock-blktests/results.json"
+    with pytest.raises(bv.ReportError, match=r"stock-blktests/results.json"
                                               r": not JSON"):
         bv.load_run(tmp_path, [REF, NEW])
 
@@ -158,7 +158,7 @@ def test_results_that_are_not_json_name_the_file(tmp_path):
 def test_a_rerun_with_an_unknown_status_names_the_field(tmp_path):
     bad = doc({"scsi/007": "failed"}, [("scsi/007", ["passed", "maybe"])])
     write_run(tmp_path, {REF: [doc({})], NEW: [bad]})
-    with pytest.raises(bv.VerdictError) as err:
+    with pytest.raises(bv.ReportError) as err:
         bv.load_run(tmp_path, [REF, NEW])
     assert str(err.value).endswith(
         "patched-blktests/results.json: blktests.reruns.runs[1].status: "

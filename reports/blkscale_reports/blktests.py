@@ -1,14 +1,26 @@
 """blktests side by side: every test of every topology that ran the
 blktests step, one column per kernel variant, differences first.
 
-The reference variant is the run's (stock); a test that passes there and
-fails on another variant is a regression, one that fails everywhere is a
-known failure that the docs must explain (reports/README.md)."""
+The reference variant is the run's (stock).  Where the guests ran failed
+tests again (results.json blktests.reruns, with a second boot's beside
+the run), the verdict is the reruns' (blktestsverdict): regression,
+flaky, fails on both, fixed, with both kernels' pass counts; a test flaky
+for three nights in a row of the nightly's history says so.  Without
+reruns, a test that passes on the reference and fails on another variant
+is a regression, one that fails everywhere a known failure that the docs
+must explain (reports/README.md)."""
 
+from pathlib import Path
+
+from . import blktestshistory
+from . import blktestsverdict as bv
 from .table import Table, fmt
 
-# What the page sorts by: differences, then failures, then not run.
-_ORDER = {"difference": 0, "failed": 1, "not run": 2, "passed": 3}
+# What the page sorts by: regressions and what cannot be told from one,
+# then other differences, then failures, then not run.
+_ORDER = {"regression": 0, "not rerun": 1, "flaky": 1, "difference": 1,
+          "fixed": 2, "fails on both": 2, "failed": 2, "not run": 3,
+          "passed": 4, "pass": 4}
 
 
 def _tests(doc):
@@ -40,9 +52,55 @@ def compare(docs, reference):
         else:
             kind = ref or "missing"
         rows.append((kind, key[0], key[1], entries))
-    rows.sort(key=lambda r: (0 if r[0] == "regression"
-                             else _ORDER.get(r[0], 4), r[1], r[2]))
+    rows.sort(key=_sort_key)
     return rows
+
+
+def _sort_key(row):
+    return (_ORDER.get(row[0], 5), row[1], row[2])
+
+
+def _all_docs(run, docs):
+    """{variant: [results.json, its second boot's]} for the verdicts."""
+    out = {v: [d] for v, d in docs.items()}
+    if run.layout == "run" and run.path:
+        for v in docs:
+            more = bv.read_results(bv.second_boot(run.path, v) / v /
+                                   "results.json")
+            if more:
+                out[v].append(more)
+    return out
+
+
+def rerun_verdicts(run, docs, reference):
+    """{(test, disk): [Verdict against the reference, per other variant]},
+    empty when no variant ran tests again; with each flaky test's nights
+    in a row when the run is a night of the nightly."""
+    if not any("reruns" in d["blktests"] for d in docs.values()):
+        return {}, {}
+    every = _all_docs(run, docs)
+    out, streaks = {}, {}
+    for other in docs:
+        if other == reference:
+            continue
+        for v in bv.judge(every, reference, other):
+            out.setdefault((v.test, v.disk), []).append(v)
+        if blktestshistory.is_nightly(run.path):
+            night = Path(run.path)
+            streaks.update(blktestshistory.flaky_streaks(
+                blktestshistory.nights(night, [reference, other]),
+                reference, other))
+    return out, streaks
+
+
+def _rerun_cell(verdicts, streak):
+    judged = [v for v in verdicts if v.runs or v.verdict == "not rerun"]
+    if not judged:
+        return "-"
+    text = "; ".join(v.summary() for v in judged)
+    if streak >= blktestshistory.NIGHTS_NAMED:
+        text += f"; flaky {streak} nights in a row"
+    return text
 
 
 def _cell(entry):
@@ -65,7 +123,8 @@ def tables(run):
     """The side-by-side table and the per-variant counts, or {}."""
     variants = list(run.variants)
     side = Table("blktests", "blktests, test by test",
-                 ["Topology", "Test", "Disk", "Verdict", *variants, "Why"])
+                 ["Topology", "Test", "Disk", "Verdict", "Reruns", *variants,
+                  "Why"])
     counts = Table("blktests_summary", "blktests results",
                    ["Topology", "Variant", "Passed", "Failed", "Not run",
                     "Total", "Wall (s)"])
@@ -82,8 +141,18 @@ def tables(run):
                                 fmt(s.get("total")),
                                 fmt(doc["blktests"].get("wall_s"), 1)])
         reference = run.reference if run.reference in docs else variants[0]
+        verdicts, streaks = rerun_verdicts(run, docs, reference)
+        rows = []
         for kind, test, disk, entries in compare(docs, reference):
-            side.rows.append([topo, test, disk or "-", kind,
+            mine = verdicts.get((test, disk), [])
+            judged = [v.verdict for v in mine if v.runs]
+            if judged:
+                kind = min(judged, key=lambda k: _ORDER.get(k, 5))
+            rows.append((kind, test, disk, entries,
+                         _rerun_cell(mine, streaks.get((test, disk), 0))))
+        rows.sort(key=_sort_key)
+        for kind, test, disk, entries, reruns in rows:
+            side.rows.append([topo, test, disk or "-", kind, reruns,
                               *[_cell(entries.get(v)) for v in variants],
                               _why(entries)])
     if not counts.rows:

@@ -25,6 +25,8 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import ReportError
+
 SECOND_BOOT = "second-boot"
 VERDICTS = ("regression", "fixed", "fails on both", "flaky", "not run",
             "not rerun", "pass")
@@ -75,9 +77,9 @@ class Verdict:
         return ", ".join(f"{v} {self.passed.get(v, 0)}/{self.runs.get(v, 0)}"
                          for v in (self.reference, self.other)) + " passed"
 
-    def line(self):
-        """One line for people: test, disk, counts, verdict, why."""
-        text = self.test + (f" on {self.disk}" if self.disk else "") + ": "
+    def summary(self):
+        """Counts, verdict and why: "stock 5/5, patched 4/5 passed: flaky"."""
+        text = ""
         counts = self.counts()
         if counts:
             text += counts
@@ -89,6 +91,11 @@ class Verdict:
             text += ": "
         text += self.verdict
         return text + (f" ({self.reason})" if self.reason else "")
+
+    def line(self):
+        """One line for people: test, disk, then summary()."""
+        return self.test + (f" on {self.disk}" if self.disk else "") + \
+            ": " + self.summary()
 
     def as_dict(self):
         return {"test": self.test, "disk": self.disk, "verdict": self.verdict,
@@ -197,12 +204,8 @@ def pending(docs, reference, other):
 STATUSES = ("passed", "failed", "not run")
 
 
-class VerdictError(Exception):
-    """Results that cannot be judged: the message names file and field."""
-
-
 def check(doc, path):
-    """Raise VerdictError on the first blktests entry a verdict cannot use."""
+    """Raise ReportError on the first blktests entry a verdict cannot use."""
     section = (doc or {}).get("blktests")
     if section is None or "skipped" in section:
         return
@@ -212,14 +215,15 @@ def check(doc, path):
         parts.append(("reruns.runs", runs))
     for where, entries in parts:
         if not isinstance(entries, list):
-            raise VerdictError(f"{path}: blktests.{where}: not a list")
+            raise ReportError(path, f"blktests.{where}", "not a list")
         for i, e in enumerate(entries):
-            name = f"{path}: blktests.{where}[{i}]"
+            name = f"blktests.{where}[{i}]"
             if not isinstance(e, dict) or not isinstance(e.get("test"), str):
-                raise VerdictError(f"{name}.test: missing")
+                raise ReportError(path, f"{name}.test", "missing")
             if e.get("status") not in STATUSES:
-                raise VerdictError(f"{name}.status: {e.get('status')!r} is "
-                                   "not passed, failed or not run")
+                raise ReportError(path, f"{name}.status",
+                                  f"{e.get('status')!r} is not passed, "
+                                  "failed or not run")
 
 
 def second_boot(run_dir, variant):
@@ -227,21 +231,25 @@ def second_boot(run_dir, variant):
     return Path(run_dir) / f"{SECOND_BOOT}-{variant}"
 
 
+def read_results(path):
+    """A results.json checked for what a verdict reads, or None if absent."""
+    path = Path(path)
+    if not path.is_file():
+        return None
+    try:
+        doc = json.loads(path.read_text())
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise ReportError(path, "", f"not JSON ({e})") from None
+    check(doc, path)
+    return doc
+
+
 def load_run(run_dir, variants):
     """{variant: [results.json, second boot's results.json, ...]} of a
     run directory (missing files are left out)."""
-    run_dir = Path(run_dir)
     out = {}
     for x in variants:
-        out[x] = []
-        for p in (run_dir / x / "results.json",
-                  second_boot(run_dir, x) / x / "results.json"):
-            if not p.is_file():
-                continue
-            try:
-                doc = json.loads(p.read_text())
-            except (OSError, UnicodeDecodeError, ValueError) as e:
-                raise VerdictError(f"{p}: not JSON ({e})") from None
-            check(doc, p)
-            out[x].append(doc)
+        docs = (read_results(Path(run_dir) / x / "results.json"),
+                read_results(second_boot(run_dir, x) / x / "results.json"))
+        out[x] = [d for d in docs if d is not None]
     return out
