@@ -1,6 +1,7 @@
 """Every disk proven, judged run by run: checks that need no baseline.
 
-A run whose plan identified disks (census.identity) must have found
+Every run must have found every disk its topology planned.  A run whose
+plan identified disks (census.identity) must have found
 every planned serial, once, with its size, kind and signature; a run
 whose plan wrote and verified disks with fio must have verified every
 one.  One bad disk in one repeat is a regression: a median would hide
@@ -63,6 +64,17 @@ def judge_fio(fio):
         f"{verified:g}/{expected:g} verified, {failed:g} failed{extra}"
 
 
+def judge_found(disks):
+    """(status, text): every disk the topology planned was found."""
+    expected = number(lookup(disks, "expected", "total"))
+    found = number(lookup(disks, "found", "total"))
+    if expected is None or found is None:
+        return compare.MISSING, "disks has no expected/found totals"
+    if found == expected:
+        return compare.PASS, f"{found:g}/{expected:g} found"
+    return compare.REGRESSION, f"{found:g}/{expected:g} found"
+
+
 def _ran(doc, step):
     return any(isinstance(s, dict) and s.get("name") == step
                for s in doc.get("steps") or [])
@@ -97,13 +109,17 @@ def checks(docs):
     repeats; docs: {(topology, variant): {repeat: results doc}}."""
     out = []
     for (topo, variant), by_rep in sorted(docs.items()):
-        ident, fio = {}, {}
+        ident, fio, found = {}, {}, {}
         for rep, doc in by_rep.items():
+            if isinstance(doc.get("disks"), dict):
+                found[rep] = judge_found(doc["disks"])
             if _ran(doc, "census") and _pci_disks(doc):
                 ident[rep] = judge_identity(
                     lookup(doc, "census", "identity") or {})
             if _ran(doc, "fio"):
                 fio[rep] = judge_fio(doc.get("fio") or {})
+        if found:
+            out.append(_combined(topo, variant, "every_disk_found", found))
         if ident:
             out.append(_combined(topo, variant, "every_disk_identified",
                                  ident))

@@ -144,8 +144,11 @@ def test_a_census_short_of_one_disk_fails(sweep):
     _edit_results(sweep, 2, short)
     out, root = _judge(sweep)
     assert out.returncode == 1, out.stdout
-    assert _bad_cases(root)["disks_found"][2] == \
-        "disks_found: repeat 2: 990 < 1000 x 1"
+    bad = _bad_cases(root)
+    assert bad["disks_found"][2] == "disks_found: repeat 2: 990 < 1000 x 1"
+    # ... and against the topology's own plan, with no baseline at all.
+    assert bad["every_disk_found"][2] == \
+        "every_disk_found: repeat 2: 990/1000 found"
 
 
 def _slower(factor):
