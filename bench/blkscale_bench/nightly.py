@@ -91,6 +91,9 @@ def evaluate(run_dir, baselines_dir, overrides=None):
         "repeats": {t: runcheck.planned_repeats(manifest, t)
                     for t in sweep.get("topologies") or {}},
         "loaded_runs": sorted(list(k) for k in loads.marked()),
+        # Runs of an older manifest that recorded no host load count as
+        # unloaded; they are named so that a reader can doubt them.
+        "load_unrecorded_runs": sorted(list(k) for k in loads.unrecorded),
         "checks": [c.__dict__ for c in checks],
     })
     return result, failed, checks
