@@ -114,6 +114,7 @@ cp -a "$gconv"/IBM850.so "$gconv"/gconv-modules* "$root$gconv/"
 install -D -m 0755 "$here/run-blktests" "$root/lib/blkscale/blktests/run"
 install -m 0644 "$here/results.awk" "$root/lib/blkscale/blktests/results.awk"
 install -m 0755 "$here/rerun-tests" "$root/lib/blkscale/blktests/rerun-tests"
+install -m 0755 "$here/rerun-rounds" "$root/lib/blkscale/blktests/rerun-rounds"
 
 find "$root" -exec touch -h -d @0 {} +
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
