@@ -42,3 +42,15 @@ def test_second_boot_results_land_where_the_verdict_reads_them(tmp_path):
     boot = blktestsverdict.second_boot(tmp_path, "stock-blktests")
     assert boot.parent == tmp_path
     assert boot.name == "second-boot-stock-blktests"
+
+
+def test_the_guest_is_told_the_reruns_and_the_tests(tmp_path):
+    from blkscale.guestlink.planfiles import plan_env
+    path = blktestsrun.topology_with(TOPOLOGY, ["block/024", "scsi/007"],
+                                     tmp_path / "t.toml", reruns=3)
+    env = plan_env(load(path), "r1", "stock-blktests")
+    assert "BLKSCALE_BLKTESTS_RERUNS=3\n" in env
+    assert "BLKSCALE_BLKTESTS_RERUN_TESTS='block/024 scsi/007'\n" in env
+    plain = plan_env(load(TOPOLOGY), "r1", "stock-blktests")
+    assert "BLKSCALE_BLKTESTS_RERUNS=5\n" in plain
+    assert "BLKSCALE_BLKTESTS_RERUN_TESTS=''\n" in plain
