@@ -2,10 +2,10 @@
 
 The guest runs every test that failed again `plan.blktests.reruns` times
 (results.json `blktests.reruns`); a test that failed only on the other
-kernel gets its reruns in a second boot of that kernel
-(`<run>/second-boot-<variant>/<variant>/results.json`: `blkscale run`
-with run id `second-boot-<variant>` under the run; see pending()).  Which tests
-are judged: every test whose first status differs between the kernels, and
+kernel gets its reruns in a second boot of that kernel (see pending():
+`blkscale run` with run id `second-boot-<variant>` under the run, so
+`<run>/second-boot-<variant>/<variant>/results.json`).  Which tests are
+judged: every test whose first status differs between the kernels, and
 every test that failed on either.  From their reruns:
 
 - regression: fails on the other kernel in every rerun, passes on the
@@ -28,8 +28,6 @@ from pathlib import Path
 from .errors import ReportError
 
 SECOND_BOOT = "second-boot"
-VERDICTS = ("regression", "fixed", "fails on both", "flaky", "not run",
-            "not rerun", "pass")
 
 
 def _key(entry):
@@ -96,11 +94,6 @@ class Verdict:
         """One line for people: test, disk, then summary()."""
         return self.test + (f" on {self.disk}" if self.disk else "") + \
             ": " + self.summary()
-
-    def as_dict(self):
-        return {"test": self.test, "disk": self.disk, "verdict": self.verdict,
-                "first": self.first, "passed": self.passed,
-                "runs": self.runs, "reason": self.reason}
 
 
 def judged(first):
