@@ -11,6 +11,7 @@ images (make kernel initramfs); they skip without.
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -65,10 +66,22 @@ def kernels():
             for v in VARIANTS}
 
 
+def ci_small_serial(tmp_path):
+    """ci-small with every kernel line on the console, the first one
+    included (the quiet console prints no notice, not even the banner)."""
+    path = tmp_path / "ci-small.toml"
+    if not path.exists():
+        text = (REPO / "topologies" / "ci-small.toml").read_text()
+        text = re.sub(r"(?m)^\[guest\]$", '[guest]\nconsole = "serial"', text)
+        assert 'console = "serial"' in text
+        path.write_text(text)
+    return path
+
+
 def run(uri, tmp_path, run_id, *args, staging_mode="volumes"):
     tmp = tmp_path / f"tmp-{run_id}"
     tmp.mkdir()
-    out = run_cli("run", "topologies/ci-small.toml", "--backend", "libvirt",
+    out = run_cli("run", ci_small_serial(tmp_path), "--backend", "libvirt",
                   "--libvirt-uri", uri, "--staging", staging_mode,
                   "--accel", "tcg", "--run-id", run_id, "--results-dir",
                   tmp_path / "results", "--quiet", *args,

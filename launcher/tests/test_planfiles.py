@@ -24,7 +24,8 @@ luns = 3
 [scsi_debug]
 add_host = 2
 max_luns = 4
-params = { delay = 0, opts = "0x10", virtual_gb = 1 }
+delay = 0
+params = { opts = "0x10", virtual_gb = 1 }
 [null_blk]
 nr_devices = 3
 [plan]

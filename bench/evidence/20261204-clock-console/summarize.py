@@ -62,7 +62,8 @@ def main(dirs):
     runs = [r for d in rounds for r in runs_of(d)]
     keys = list(dict.fromkeys((r["topology"], r["variant"]) for r in runs))
     print("setting / variant: census s, run CPU s, each median [min-max]; "
-          "ratio to before (paired by round); clocksource; floors ns "
+          "ratios to the old and the new setting, paired by round; "
+          "clocksource; floors ns "
           "(user, kernel); console.log lines")
     for topo, variant in keys:
         mine = [r for r in runs if (r["topology"], r["variant"]) ==
@@ -82,7 +83,8 @@ def main(dirs):
             if ratios and ref != topo:
                 paired += (f"; /{ref} census {spread(ratios)}, CPU "
                            f"{spread(cpu_ratios)}")
-        print(f"{topo} {variant}: census {spread([r['census_s'] for r in mine])}"
+        census = spread([r["census_s"] for r in mine])
+        print(f"{topo} {variant}: census {census}"
               f" s, CPU {spread([r['cpu_s'] for r in mine])} s{paired}; "
               f"{sorted({str(r['clocksource']) for r in mine})}; floors "
               f"{spread([r['user_floor_ns'] for r in mine])}, "

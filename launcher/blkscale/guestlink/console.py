@@ -94,7 +94,6 @@ class ConsoleWatcher:
         return "\n".join(lines[-self._tail.maxlen:])
 
 
-
 class Consoles:
     """The kernel's console and, when that is the virtio console, the 8250
     that prints as the boot console until it registers (the kernel then

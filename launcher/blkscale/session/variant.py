@@ -103,7 +103,7 @@ class Outcome:
     console: str = None         # path of console.log, if kept
     tail: str = ""
     clocksource: str = None     # the guest's, from its guest section
-    kernel_console: str = None  # virtio or serial
+    kernel_console: str = None  # quiet, virtio or serial
 
 
 def check_socket_dir(directory):
