@@ -172,7 +172,24 @@ def extend(sweep, run_dir, topologies, repeat, stream=None):
         sweep.accel = doc["accelerator"]    # never mix TCG and KVM
     plan = [p for p in order.plan(topologies, sweep.variants, repeat)
             if p.repeat == repeat]
-    return _execute(sweep, run_dir, manifest, stream, None, plan)
+    before = len(doc["runs"])
+    status, doc = _execute(sweep, run_dir, manifest, stream, None, plan)
+    if status == EXIT_INTERRUPTED:
+        _drop_round(manifest, before, repeat)
+    return status, doc
+
+
+def _drop_round(manifest, first, repeat):
+    """An interrupted round of added repeats is left out, whole: the
+    sweep as planned was complete, and half a round would leave one
+    variant's repeat without its pair."""
+    for entry in manifest.doc["runs"][first:]:
+        entry["superseded"] = True
+        entry["superseded_why"] = f"repeat {repeat} was interrupted while " \
+            "the nightly decided its times"
+    manifest.doc["decide_stopped"] = {
+        "repeat": repeat, "reason": manifest.doc.get("partial_reason")}
+    manifest.finish(hostinfo.now_iso(), None)
 
 
 def _execute(sweep, run_dir, manifest, stream, facts, plan):

@@ -61,3 +61,40 @@ def test_signal_stops_sweep_cleanly(bench_env, sig):
     assert m["partial_reason"] == f"interrupted by {sig.name}"
     assert [r["outcome"] for r in m["runs"]] == ["interrupted"]
     assert "PARTIAL: interrupted" in out
+
+
+def test_interrupting_the_added_repeats_keeps_the_sweep(bench_env):
+    """SIGINT while the nightly adds repeats to decide a time: the
+    interrupted round is left out whole, the sweep as planned stays
+    complete and is judged, and the status says it was interrupted."""
+    out = bench_env.run("bench", "--repeat", "3", run_id="base")
+    assert out.returncode == 0, out.stderr
+    bases = bench_env.tmp / "baselines"
+    assert bench_env.run_plain("baseline", str(bench_env.results / "base"),
+                               "--baselines", str(bases)).returncode == 0
+    # Repeat 2 of patched 3x slower: undecided, so repeat 4 is added,
+    # and the fake launcher waits for a signal in it.
+    env = dict(bench_env.env, FAKE_REPEAT_FACTORS="1,3,1",
+               FAKE_VARIANT="patched", FAKE_MODE="sleep",
+               FAKE_ONLY_REPEAT="4")
+    proc = subprocess.Popen(bench_env.argv("nightly", "--baselines",
+                                           str(bases), "--repeat", "3",
+                                           run_id="n"),
+                            env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(lambda: any(c.startswith("sleeping")
+                                     for c in bench_env.calls())), \
+            "the added repeat never started"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "nightly verdict: INCONCLUSIVE" in out
+    m = bench_env.manifest("n")
+    assert m["status"] == "complete"
+    assert m["decide_stopped"]["repeat"] == 4
+    dropped = [r for r in m["runs"] if r.get("superseded")]
+    assert dropped and {r["repeat"] for r in dropped} == {4}
