@@ -70,6 +70,13 @@ def evaluate(run_dir, baselines_dir, overrides=None):
     checks += everydisk.checks(docs)
     checks += goal_checks(manifest, docs, loads)
     clockfloor.annotate(checks, clockfloor.sweep_floors(docs))
+    stopped = manifest.get("decide_stopped")
+    if stopped:
+        checks.append(compare.Check(
+            "sweep", "all", "deciding", compare.WARN, limit={},
+            message=f"adding repeats stopped at repeat {stopped['repeat']} "
+                    f"({stopped.get('reason')}): that round is left out "
+                    "whole, what it would have decided is undecided"))
     if manifest.get("status") != "complete":
         checks.append(compare.Check(
             "sweep", "all", "complete", compare.RUN_FAILED,

@@ -194,3 +194,38 @@ def test_all_repeats_slower_fails(sweep):
     tag, kind, message, text = _bad_cases(root)["census_complete_s_vs_stock"]
     assert (tag, kind) == ("failure", "regression")
     assert "values by repeat: 1: " in text
+
+
+def _interrupted(repeat):
+    def entry(doc):
+        doc["status"] = "partial"
+        doc["partial_reason"] = "interrupted by SIGINT"
+        doc["runs"].append(dict(_entry(doc, 1), repeat=repeat,
+                                outcome="interrupted", exit_status=130,
+                                message="stopped by a signal",
+                                results=None, console=None))
+    return entry
+
+
+def test_an_interrupted_round_of_added_repeats_is_left_out(sweep):
+    """Stopped while adding repeat 4 to decide its times: that round is
+    left out whole, and the sweep as planned is judged."""
+    _edit_manifest(sweep, _interrupted(4))
+    out, root = _judge(sweep)
+    assert out.returncode in (0, 3), out.stdout
+    assert "run repeat 4" not in _bad_cases(root)
+    doc = json.loads((sweep / "nightly.json").read_text())
+    assert doc["repeats"]["stress-1000"] == 3
+
+
+def test_an_interrupted_planned_repeat_still_fails(sweep):
+    def entry(doc):
+        doc["status"] = "partial"
+        doc["partial_reason"] = "interrupted by SIGINT"
+        _entry(doc, 3).update(outcome="interrupted", exit_status=130,
+                              message="stopped by a signal", results=None)
+    _edit_manifest(sweep, entry)
+    out, root = _judge(sweep)
+    assert out.returncode == 1, out.stdout
+    assert _bad_cases(root)["run repeat 3"][2] == \
+        "repeat 3: interrupted: stopped by a signal"
