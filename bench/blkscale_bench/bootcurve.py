@@ -288,12 +288,20 @@ def _band(goal, variant, spread, loads, factor):
 
 def _judge_goal(goal, v, docs, result, loads):
     """The Verdict of one goal for variant v."""
-    factor, planned = 1.0, None
+    factor = 1.0
     if "topology" in goal:
         value, unit, used = _judge_topology(goal, v, docs)
-        planned = max(1, len(by_repeat(docs.get((goal["topology"], v)))))
+        topologies = [goal["topology"]]
     else:
         value, unit, used, factor = _judge_series(goal, v, result, loads)
+        series = next((s for s in result.series
+                       if s["name"] == goal["series"]), {})
+        topologies = [t for c in series.get("curves") or []
+                      for t in c["topologies"]]
+    # Every repeat that brought any of the goal's runs must bring its
+    # figure: a repeat with a hole cannot be left out of a pass.
+    planned = len({k for t in topologies
+                   for k in by_repeat(docs.get((t, v)))})
     spread = value if value is not None and value.n else None
     said, detect = judged.FAIL, None
     if goal.get("figure") not in curvespec.TOPOLOGY_FIGURES + \

@@ -164,3 +164,13 @@ def test_a_goal_on_a_figure_no_longer_judged_is_inconclusive():
                           _docs(linear)).verdicts[0]
     assert v.verdict == bootcurve.INCONCLUSIVE
     assert "no longer judged" in v.figure
+
+
+def test_a_repeat_missing_a_point_keeps_the_goal_from_passing():
+    """Repeat 2's census failed at one point: the curve's figure rests
+    on the other repeats, and the goal cannot pass over the hole."""
+    docs = _docs(linear)
+    docs[("t-2000", "stock")][2]["steps"][0]["verdict"] = "failed"
+    v = bootcurve.analyse(_sweep("marginal_growth", 1.5), docs).verdicts[0]
+    assert v.spread.n == 2
+    assert v.verdict == bootcurve.INCONCLUSIVE
