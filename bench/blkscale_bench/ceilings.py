@@ -106,8 +106,7 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
             f"{name}: {text}, beyond the {what} {sign} {limit:g}; {power}"
     else:
         status = compare.INCONCLUSIVE
-        by_spread = spread.n < 2 or judged.judge(
-            spread, **{kind: limit}) == judged.INCONCLUSIVE
+        by_spread = judged.spread_undecided(spread, **{kind: limit})
         common["undecided"] = figure_kind == metrics.TIME and by_spread
         if by_spread:
             why = judged.straddle_text(spread, limit)

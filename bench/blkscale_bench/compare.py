@@ -146,8 +146,7 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
                   detectable=judged.detectable(spread, factor))
     if said == judged.INCONCLUSIVE:
         # More repeats can narrow a spread, not take a load away.
-        spread_said = judged.judge(spread, **{key[:3]: bound})
-        by_spread = spread.n < 2 or spread_said == judged.INCONCLUSIVE
+        by_spread = judged.spread_undecided(spread, **{key[:3]: bound})
         if by_spread:
             why = judged.straddle_text(spread, bound) + f"; {power}"
         else:

@@ -5,7 +5,7 @@ measured while something else ran on the machine can be told apart.
 The CPU the rest of the host used during the run is the host's busy
 time (/proc/stat, all CPUs) minus the run's own (getrusage of the
 launcher child, which includes QEMU it waited for).  A run is marked
-`loaded` when the rest used more than LOADED_SHARE of the host's CPUs
+`loaded` when the rest used more than MAX_HOST_LOAD cores
 or the hypervisor stole more than STEAL_SHARE of them (runs shorter
 than MIN_WALL_S are left unjudged: `loaded` is null).
 """
@@ -14,7 +14,9 @@ import os
 import resource
 import time
 
-LOADED_SHARE = 0.25
+# Cores the rest of the host may take before a run is marked loaded (a
+# sweep file's max_host_load says otherwise for its verdicts).
+MAX_HOST_LOAD = 0.5
 STEAL_SHARE = 0.05
 # Shorter runs are not judged: a few ticks of anything look like load.
 MIN_WALL_S = 5.0
@@ -76,7 +78,7 @@ def summarise(before, after, cpus=None, hz=None):
         out["steal_share"] = round(steal / (wall * cpus), 4)
         out["others_cpu_share"] = round(others, 4)
         if wall >= MIN_WALL_S:
-            out["loaded"] = others > LOADED_SHARE or \
+            out["loaded"] = others * cpus > MAX_HOST_LOAD or \
                 out["steal_share"] > STEAL_SHARE
     return out
 
@@ -93,10 +95,3 @@ def mark(entry):
     if load.get("steal_share"):
         parts.append(f"steal {100 * load['steal_share']:.0f}%")
     return "loaded host: " + ", ".join(parts)
-
-
-def loaded_runs(manifest):
-    """{(topology, variant, repeat)} of the sweep's runs marked loaded."""
-    return {(r.get("topology"), r.get("variant"), r.get("repeat", 1))
-            for r in (manifest or {}).get("runs") or []
-            if (r.get("host_load") or {}).get("loaded")}

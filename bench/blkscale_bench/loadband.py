@@ -23,16 +23,17 @@ the check says so.
 
 from blkscale.stats import Summary
 
-from .hostload import MIN_WALL_S
+from .hostload import MAX_HOST_LOAD, MIN_WALL_S, STEAL_SHARE
 
-DEFAULT_MAX_HOST_LOAD = 0.5     # cores taken by others
+DEFAULT_MAX_HOST_LOAD = MAX_HOST_LOAD     # cores taken by others
 # A share this close to the whole host would make any figure explicable.
 MAX_SHARE = 0.95
 
 
 def share_of(entry, max_host_load, cpus):
     """The share of the host others took during a run when that is more
-    than max_host_load cores (or the hypervisor stole more than 5%),
+    than max_host_load cores (or the hypervisor stole more than
+    STEAL_SHARE),
     else 0.0; None when the run recorded no load."""
     load = (entry or {}).get("host_load")
     if not load or load.get("others_cpu_share") is None:
@@ -41,7 +42,7 @@ def share_of(entry, max_host_load, cpus):
         return 0.0      # a few ticks of anything look like load
     share = float(load["others_cpu_share"])
     steal = float(load.get("steal_share") or 0.0)
-    if share * cpus > max_host_load or steal > 0.05:
+    if share * cpus > max_host_load or steal > STEAL_SHARE:
         return min(share + steal, MAX_SHARE)
     return 0.0
 

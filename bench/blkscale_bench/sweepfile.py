@@ -32,7 +32,7 @@ from pathlib import Path
 from blkscale.names import VARIANT
 from blkscale.paths import REPO
 
-from . import curvespec, hosts, metrics
+from . import curvespec, hostload, hosts, metrics
 from .errors import BenchError
 from .tablekeys import check_keys
 
@@ -43,7 +43,7 @@ KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
               "max_repeat", "max_host_load", "ceilings")
 CEILING_KEYS = ("topology", "variant", "metric", "max", "min", "why")
 DEFAULT_MAX_REPEAT = 9
-DEFAULT_MAX_HOST_LOAD = 0.5
+DEFAULT_MAX_HOST_LOAD = hostload.MAX_HOST_LOAD
 MAX_REPEAT = 100
 THRESHOLD_KEYS = ("max_ratio", "min_ratio")
 

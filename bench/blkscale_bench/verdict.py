@@ -56,6 +56,13 @@ def judge_band(low, high, max=None, min=None, need_spread=True):
     return PASS if judge(low, min=min) == PASS else INCONCLUSIVE
 
 
+def spread_undecided(summary, **limit):
+    """Whether the repeats themselves cannot decide (one repeat, or an
+    interval that holds the limit): more repeats could; a verdict left
+    undecided only by host load is not helped by them."""
+    return summary.n < 2 or judge(summary, **limit) == INCONCLUSIVE
+
+
 def detectable(summary, factor=1.0):
     """The smallest ratio to its median these repeats could tell from
     noise: 1 + half the interval's width over the median, widened by
