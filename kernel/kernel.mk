@@ -1,22 +1,28 @@
-# Kernel variants: stock linux-source-6.1 and stock + kernel/patches/series.
+# Kernel variants: every [[variant]] of kernel/variants.toml, built from a
+# linux-source-X package (with its patch directory's series) or taken
+# from a prebuilt Debian kernel package.  `make kernel` builds VARIANTS.
 KERNEL_OUT := $(BUILD)/kernel/out
 KERNEL_SCRIPTS := $(addprefix kernel/scripts/,common.sh source-tree.sh variant-tree.sh build.sh)
-KERNEL_CONFIG := kernel/configs/blkscale.config
-KERNEL_SERIES := $(wildcard kernel/patches/series) \
-	$(addprefix kernel/patches/,$(shell sed -e 's/\#.*//' kernel/patches/series 2>/dev/null))
+KERNEL_PREBUILT_SCRIPTS := $(addprefix kernel/scripts/,common.sh build.sh prebuilt.sh)
+KERNEL_VARIANTS_FILE := kernel/variants.toml
+KERNEL_VARIANTS_MK := $(BUILD)/kernel/variants.mk
 
-KERNEL_DEPS_stock := $(KERNEL_SCRIPTS) $(KERNEL_CONFIG)
-KERNEL_DEPS_patched := $(KERNEL_DEPS_stock) $(KERNEL_SERIES)
-KERNEL_DEPS_debug := $(KERNEL_DEPS_patched) kernel/configs/debug.config
-KERNEL_DEPS_stock-blktests := $(KERNEL_DEPS_stock) kernel/configs/blktests.config
-KERNEL_DEPS_patched-blktests := $(KERNEL_DEPS_patched) kernel/configs/blktests.config
+# What the variants file says, as make variables (KERNEL_VARIANTS,
+# KERNEL_DEPS_<variant>, KERNEL_PREBUILT_<variant>); remade, and make
+# restarted, when the file or a series changes.
+$(KERNEL_VARIANTS_MK): $(KERNEL_VARIANTS_FILE) $(wildcard kernel/patches/series kernel/patches/*/series) launcher/blkscale/kernels.py
+	@mkdir -p $(@D)
+	$(Q)./blkscale variants --make >$@.tmp && mv $@.tmp $@
+include $(KERNEL_VARIANTS_MK)
 
-.PHONY: kernel kernel-debug kernel-blktests check-series
-kernel: $(foreach v,stock patched,$(KERNEL_OUT)/$(v)/bzImage) ## Build the stock and patched kernels (bzImage + modules)
+.PHONY: kernel kernel-debug kernel-blktests kernel-all check-series
+kernel: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)/bzImage) ## Build the VARIANTS kernels (default: stock patched; ./blkscale variants lists them all)
+
+kernel-all: $(foreach v,$(filter-out %-blktests,$(KERNEL_VARIANTS)),$(KERNEL_OUT)/$(v)/bzImage) ## Build every declared variant (kernel/variants.toml), blktests flavours aside
 
 kernel-debug: $(KERNEL_OUT)/debug/bzImage ## Build the debug variant (patched + lockdep, DEBUG_LIST, SLUB debugging, kmemleak)
 
-kernel-blktests: $(foreach v,stock patched,$(KERNEL_OUT)/$(v)-blktests/bzImage) ## Build the blktests flavour of both kernels (loop, md, nbd, sg, cgroups, dm, zoned, ublk: kernel/configs/blktests.config)
+kernel-blktests: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)-blktests/bzImage) ## Build the blktests flavour of the VARIANTS kernels (loop, md, nbd, sg, cgroups, dm, zoned, ublk: kernel/configs/blktests.config)
 
 # A variant is rebuilt only when its scripts, config fragments or patches
 # change; kbuild then recompiles only what they affect.

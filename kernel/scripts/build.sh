@@ -1,10 +1,14 @@
 #!/bin/bash
-# Configure and build one variant: bzImage and modules, installed into
-# build/kernel/out/VARIANT/ with the release string and the .config.
+# Configure and build one variant of kernel/variants.toml: bzImage and
+# modules, installed into build/kernel/out/VARIANT/ with the release
+# string, the .config and what the variant was made of (variant.json).
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: build.sh VARIANT}
-src=$(variant_src "$variant")
+variant_load "$variant"
+# A prebuilt kernel is taken from its package, never built.
+[ "$VARIANT_KIND" = source ] || exec "$TOP/kernel/scripts/prebuilt.sh" "$variant"
+src=$KOUT/$VARIANT_TREE
 obj=$(variant_obj "$variant")
 out=$(variant_out "$variant")
 jobs=${JOBS:-$(nproc)}
@@ -17,7 +21,7 @@ export CCACHE_DIR=${CCACHE_DIR:-$HOME/.cache/ccache}
 # Kernel objects are large: the default 5 GB cache keeps both variants.
 ccache -M 8G >/dev/null 2>&1 || true
 
-"$TOP/kernel/scripts/source-tree.sh"
+"$TOP/kernel/scripts/source-tree.sh" "$VARIANT_BASE_VERSION"
 "$TOP/kernel/scripts/variant-tree.sh" "$variant"
 mkdir -p "$obj" "$out"
 
@@ -38,3 +42,13 @@ install_kernel "$src" "$obj" "$out" "$variant" "$obj/build.log" ||
 	die "$variant: modules_install failed (see $obj/build.log)"
 release=$(cat "$out/release")
 log "$variant: linux $release -> ${out#"$TOP"/}/bzImage"
+# What results record of the kernel: its base package and version, and
+# the patches applied (sha256 and name, in order).
+base_package_version "$VARIANT_BASE" >"$out/base"
+if [ -n "$VARIANT_PATCHES" ]; then
+	git -C "$src" rev-list --reverse base..HEAD | while read -r c; do
+		echo "$(git -C "$src" show "$c" | git patch-id --stable | cut -d' ' -f1)  $(git -C "$src" log -1 --format=%s "$c")"
+	done >"$out/patches"
+else
+	: >"$out/patches"
+fi

@@ -4,10 +4,18 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 BUILD=${BLKSCALE_BUILD:-$TOP/build}
-LINUX_TARBALL=${LINUX_TARBALL:-/usr/src/linux-source-6.1.tar.xz}
-# Pristine tree as a git repository: variants are worktrees of it, so
-# `git diff` between variants is exactly the patch series.
-LINUX_GIT=$BUILD/linux
+# Pristine tree of a base (a linux-source-X package) as a git repository:
+# variants are worktrees of it, so `git diff` between variants is exactly
+# the patch series.  6.1 keeps build/linux, where check-series and the
+# table of static majors look.
+base_git() {
+	if [ "$1" = 6.1 ]; then echo "$BUILD/linux"; else echo "$BUILD/linux-$1"; fi
+}
+base_tarball() {
+	echo "/usr/src/linux-source-$1.tar.xz"
+}
+LINUX_TARBALL=${LINUX_TARBALL:-$(base_tarball 6.1)}
+LINUX_GIT=$(base_git 6.1)
 KOUT=$BUILD/kernel
 GIT_ID=(-c user.name=blkscale -c user.email=blkscale@localhost
 	-c core.compression=0 -c core.looseCompression=0 -c gc.auto=0)
@@ -21,16 +29,35 @@ log() {
 	echo "  KERNEL  $*"
 }
 
+# "PACKAGE VERSION" of an installed Debian package (VERSION "unknown"
+# when dpkg does not know it).
+base_package_version() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' "$1" 2>/dev/null) || v=
+	echo "$1 ${v:-unknown}"
+}
+
+# What kernel/variants.toml says of a variant, as VARIANT_* shell
+# variables (VARIANT_BASE, VARIANT_KIND, VARIANT_TREE, VARIANT_CONFIG,
+# VARIANT_PATCHES, ...): the launcher's reader prints them, so the file is
+# parsed in one place.  It names the file and field of any problem.
+variant_load() {
+	local vars
+	vars=$("$TOP/blkscale" variants --shell "$1") || exit 1
+	eval "$vars"
+}
+
 # Source tree and build directory of a variant.  The build directory sits
 # directly inside the source tree so that kbuild uses the relative srctree
 # "..": the compiler then sees identical paths in every variant and ccache
-# shares objects between stock and patched.
+# shares objects between stock and patched.  Variants of one base and
+# patch directory share a tree (patched, debug, patched-blktests).
 variant_src() {
-	case $1 in
-	stock|stock-blktests) echo "$KOUT/stock" ;;
-	patched|debug|patched-blktests) echo "$KOUT/patched" ;;
-	*) die "unknown variant '$1' (stock, patched, debug, stock-blktests, patched-blktests)" ;;
-	esac
+	(
+		variant_load "$1"
+		[ "$VARIANT_KIND" = source ] || die "$1: a prebuilt kernel has no source tree"
+		echo "$KOUT/$VARIANT_TREE"
+	)
 }
 
 variant_obj() {
@@ -43,11 +70,10 @@ variant_out() {
 
 # Config fragments of a variant, in order.
 variant_fragments() {
-	echo "$TOP/kernel/configs/blkscale.config"
-	case $1 in
-	debug) echo "$TOP/kernel/configs/debug.config" ;;
-	*-blktests) echo "$TOP/kernel/configs/blktests.config" ;;
-	esac
+	(
+		variant_load "$1"
+		for f in $VARIANT_CONFIG; do echo "$TOP/$f"; done
+	)
 }
 
 # A git worktree of the pristine tree at base, ignoring build output.
@@ -62,12 +88,19 @@ add_worktree() {
 	printf '/.obj-*\n/.scmversion\n' >>"$gitdir/info/exclude"
 }
 
+# Symbols the tree's Kconfig files define, one per line.
+kconfig_symbols() {
+	grep -rhE --include='Kconfig*' '^[[:space:]]*(menu)?config [A-Z0-9_]+' "$1" |
+		awk '{ print "CONFIG_" $2 }' | sort -u
+}
+
 # Write OBJ/.config for VARIANT: tinyconfig (allnoconfig over the tiny
 # fragments) with our fragments last.  Every option a fragment asks for
-# must survive kconfig's dependencies; .config is replaced only when it
-# changed, so kbuild keeps its objects.
+# must survive kconfig's dependencies; one the base's Kconfig does not
+# define at all (CONFIG_BASE_FULL is gone from 6.12) is left out and said.
+# .config is replaced only when it changed, so kbuild keeps its objects.
 configure_tree() {
-	local src=$1 obj=$2 variant=$3 log=$4 f line sym missing=
+	local src=$1 obj=$2 variant=$3 log=$4 f line sym missing= absent=
 	mkdir -p "$obj"
 	{
 		cat "$src/kernel/configs/tiny-base.config" \
@@ -78,12 +111,17 @@ configure_tree() {
 	KCONFIG_ALLCONFIG=$obj/blkscale.allconfig make -s -C "$src" O="$obj" \
 		KCONFIG_CONFIG=.config.new allnoconfig >"$log" 2>&1 ||
 		die "$variant: configuration failed (see $log)"
+	kconfig_symbols "$src" >"$obj/kconfig.symbols"
 	for f in $(variant_fragments "$variant"); do
 		while IFS= read -r line; do
 			case $line in
 			CONFIG_*=*)
-				grep -qxF "$line" "$obj/.config.new" ||
-					missing="$missing ${line%%=*}(${f#"$TOP"/})" ;;
+				sym=${line%%=*}
+				if ! grep -qxF "$sym" "$obj/kconfig.symbols"; then
+					absent="$absent $sym"
+				elif ! grep -qxF "$line" "$obj/.config.new"; then
+					missing="$missing $sym(${f#"$TOP"/})"
+				fi ;;
 			"# CONFIG_"*" is not set")
 				sym=${line#\# }
 				sym=${sym%% *}
@@ -93,6 +131,7 @@ configure_tree() {
 		done <"$f"
 	done
 	[ -z "$missing" ] || die "$variant: options not applied by kconfig:$missing"
+	[ -z "$absent" ] || log "$variant: not in this kernel's Kconfig, left out:$absent"
 	if ! cmp -s "$obj/.config.new" "$obj/.config"; then
 		mv "$obj/.config.new" "$obj/.config"
 	else

@@ -1,13 +1,19 @@
 #!/bin/bash
-# Bring a variant's source tree up to date: stock is the pristine tree,
-# patched is the pristine tree plus kernel/patches/series applied with
-# git am.  Only files the series touches change, so kbuild rebuilds only
-# what a changed patch affects.
+# Bring a variant's source tree up to date: a variant without patches is
+# the pristine tree of its base, one with patches is that tree plus its
+# patch directory's series applied with git am (kernel/variants.toml).
+# Only files the series touches change, so kbuild rebuilds only what a
+# changed patch affects.
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: variant-tree.sh VARIANT}
-src=$(variant_src "$variant")
-PATCHES=$TOP/kernel/patches
+variant_load "$variant"
+src=$KOUT/$VARIANT_TREE
+LINUX_GIT=$(base_git "$VARIANT_BASE_VERSION")
+PATCHES=$TOP/$VARIANT_PATCHES
+if [ -n "$VARIANT_PATCHES" ] && [ ! -f "$PATCHES/series" ]; then
+	die "$variant: $VARIANT_PATCHES/series: no such file: the series for $VARIANT_BASE is not there yet (kernel/variants.toml names $VARIANT_PATCHES)"
+fi
 
 series_files() {
 	[ -f "$PATCHES/series" ] || return 0
@@ -24,13 +30,13 @@ fi
 # git tree: the release names the variant instead (build.sh).
 : >"$src/.scmversion"
 
-[ "$src" = "$(variant_src stock)" ] && exit 0
+[ -n "$VARIANT_PATCHES" ] || exit 0
 
 # The series is identified by the content of every patch it lists.
 want=$(
 	cd "$PATCHES"
 	for p in $(series_files); do
-		[ -f "$p" ] || die "kernel/patches/series: $p: no such patch"
+		[ -f "$p" ] || die "$VARIANT_PATCHES/series: $p: no such patch"
 		sha256sum "$p"
 	done | sha256sum | cut -d' ' -f1
 )
@@ -64,7 +70,7 @@ for p in "${wanted[@]:keep}"; do
 	if ! git -C "$src" "${GIT_ID[@]}" am -q --keep-cr "$PATCHES/$p" \
 		>"$KOUT/am.log" 2>&1; then
 		git -C "$src" am --abort >/dev/null 2>&1 || true
-		die "kernel/patches/$p: does not apply to $(git -C "$LINUX_GIT" log -1 --format=%s base) ($(grep -m1 -E 'error|failed' "$KOUT/am.log" || echo 'see git am'))"
+		die "$VARIANT_PATCHES/$p: does not apply to $(git -C "$LINUX_GIT" log -1 --format=%s base) ($(grep -m1 -E 'error|failed' "$KOUT/am.log" || echo 'see git am'))"
 	fi
 done
 echo "$want" >"$stamp"

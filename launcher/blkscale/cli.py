@@ -64,6 +64,10 @@ COMMANDS = {
                  "Check topology files: syntax, fields, PCI layout and "
                  "resources. One line per file; exit status 2 if any is "
                  "invalid."),
+    "variants": ("blkscale.commands.variants",
+                 "List the kernel variants of kernel/variants.toml with "
+                 "their release and whether they are built (make kernel "
+                 "VARIANTS='...' builds them)."),
     "xml": ("blkscale.commands.xml",
             "Print the libvirt domain XML that `run --backend libvirt` "
             "would start for a topology (one variant). Paths of the run's "

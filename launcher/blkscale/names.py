@@ -9,7 +9,9 @@ import re
 
 # Topology names and kernel variants.
 NAME_PATTERN = "[a-z0-9_-]{1,64}"
+# A variant may carry its base's version (stock-6.12), never start with a dot.
+VARIANT_PATTERN = "[a-z0-9_][a-z0-9_.-]{0,63}"
 RUN_ID_PATTERN = "[A-Za-z0-9][A-Za-z0-9_.-]{0,127}"
 
-VARIANT = re.compile(NAME_PATTERN)
+VARIANT = re.compile(VARIANT_PATTERN)
 RUN_ID = re.compile(RUN_ID_PATTERN)

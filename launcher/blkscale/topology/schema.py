@@ -9,7 +9,7 @@ TopologyError with the dotted field path, e.g. `virtio_scsi[2].luns`.
 import re
 
 from ..errors import TopologyError
-from ..names import NAME_PATTERN
+from ..names import NAME_PATTERN, VARIANT_PATTERN
 
 AUTO = "auto"
 
@@ -430,7 +430,7 @@ PLAN = Table({
 GUEST = Table({
     "vcpus": Field(Int(1, 255), 2, doc="virtual CPUs"),
     "memory_mib": Field(Int(128, 1024 * 1024), 1024, doc="guest RAM, MiB"),
-    "variants": Field(List(Str(pattern=NAME_PATTERN), min_items=1),
+    "variants": Field(List(Str(pattern=VARIANT_PATTERN), min_items=1),
                       ["stock", "patched"], doc="kernel variants to boot"),
     "cmdline": Field(Str(maxlen=1024), "",
                      doc="appended to the kernel command line"),

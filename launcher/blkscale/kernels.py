@@ -1,0 +1,234 @@
+"""The kernel variants declared in kernel/variants.toml.
+
+One reader for everyone: the launcher and bench ask it what a variant is,
+and the kernel build scripts ask it through `blkscale variants --shell
+NAME` (shell assignments) and `--make` (a makefile fragment), so the file
+is parsed in one place only.  A bad file is one line, FILE: FIELD:
+PROBLEM, and exit status 2 (errors.InputError).
+"""
+
+import hashlib
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import paths
+from .errors import InputError
+from .names import VARIANT
+
+DEFAULT_FILE = "kernel/variants.toml"
+# What a flavour adds to a source variant: NAME-blktests.
+FLAVOURS = {"blktests": "kernel/configs/blktests.config"}
+SOURCE_BASE = re.compile(r"linux-source-(\d+\.\d+)")
+IMAGE_BASE = re.compile(r"linux-image-[a-z0-9][a-z0-9.+-]*")
+HEADERS = re.compile(r"linux-headers-[a-z0-9][a-z0-9.+-]*")
+FIELDS = {"name", "base", "config", "patches", "modules", "headers"}
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    base: str                   # a Debian package name
+    config: tuple = ()          # fragments (repository paths); () = distro
+    patches: str = None         # repository path of the patch directory
+    modules: str = None         # prebuilt: "package" or a directory
+    headers: str = None         # prebuilt: linux-headers package
+    flavour_of: str = None      # NAME-blktests: NAME
+    tree: str = field(default=None, compare=False)
+
+    @property
+    def prebuilt(self):
+        return self.base.startswith("linux-image-")
+
+    @property
+    def base_version(self):
+        """6.1 of linux-source-6.1; None for a prebuilt kernel."""
+        m = SOURCE_BASE.fullmatch(self.base)
+        return m.group(1) if m else None
+
+    @property
+    def patched(self):
+        """Whether the kernel carries a patch series (what the guest's
+        selftest expects of it)."""
+        return self.patches is not None
+
+
+def _file(path):
+    return Path(path) if path else paths.REPO / DEFAULT_FILE
+
+
+def _shown(path):
+    return paths.display(path)
+
+
+def load(path=None):
+    """{name: Variant} in the file's order, flavours included."""
+    path = _file(path)
+    shown = _shown(path)
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise InputError(shown, None, e.strerror or str(e)) from None
+    except tomllib.TOMLDecodeError as e:
+        raise InputError(shown, None, f"not valid TOML: {e}") from None
+    extra = sorted(set(data) - {"variant"})
+    if extra:
+        raise InputError(shown, extra[0], "unknown table (each variant is "
+                         "a [[variant]])")
+    tables = data.get("variant")
+    if not isinstance(tables, list) or not tables:
+        raise InputError(shown, "variant", "declares no [[variant]]")
+    variants = {}
+    for i, table in enumerate(tables):
+        name = table.get("name")
+        if not isinstance(name, str):
+            raise InputError(shown, f"variant[{i}].name", "missing")
+        if name in variants:
+            raise InputError(shown, f"{name}.name", "declared twice")
+        variants[name] = _variant(shown, name, table)
+    for v in list(variants.values()):
+        if v.prebuilt:
+            continue
+        for flavour, fragment in FLAVOURS.items():
+            fname = f"{v.name}-{flavour}"
+            if fname in variants:
+                raise InputError(shown, fname, f"a name reserved for the "
+                                 f"{flavour} flavour of {v.name}")
+            variants[fname] = Variant(fname, v.base, v.config + (fragment,),
+                                      v.patches, flavour_of=v.name)
+    return _with_trees(variants)
+
+
+def _with_trees(variants):
+    """Variants with one base and one patch directory share a source
+    tree, named after the first of them: ccache and kbuild then reuse
+    objects between them (stock and stock-blktests, patched and debug)."""
+    owners = {}
+    out = {}
+    for v in variants.values():
+        if v.prebuilt:
+            out[v.name] = v
+            continue
+        key = (v.base, v.patches)
+        owner = owners.setdefault(key, v.flavour_of or v.name)
+        out[v.name] = Variant(v.name, v.base, v.config, v.patches, v.modules,
+                              v.headers, v.flavour_of, tree=owner)
+    return out
+
+
+def _variant(shown, name, table):
+    if not VARIANT.fullmatch(name):
+        raise InputError(shown, name, "a variant name is lower-case letters, "
+                         "digits, '.', '_' and '-', at most 64")
+    unknown = sorted(set(table) - FIELDS)
+    if unknown:
+        raise InputError(shown, f"{name}.{unknown[0]}", "unknown field "
+                         f"(fields: {', '.join(sorted(FIELDS))})")
+    base = table.get("base")
+    if not isinstance(base, str):
+        raise InputError(shown, f"{name}.base", "missing: a Debian "
+                         "linux-source-X or linux-image-X package")
+    if SOURCE_BASE.fullmatch(base):
+        return _source_variant(shown, name, table, base)
+    if IMAGE_BASE.fullmatch(base):
+        return _prebuilt_variant(shown, name, table, base)
+    raise InputError(shown, f"{name}.base", f"{base!r}: neither "
+                     "linux-source-X.Y nor linux-image-X")
+
+
+def _repo_path(shown, where, value, what):
+    if not isinstance(value, str) or not value:
+        raise InputError(shown, where, f"must be a {what} path")
+    p = Path(value)
+    if p.is_absolute() or ".." in p.parts:
+        raise InputError(shown, where, f"{value!r}: a path inside the "
+                         "repository, without '..'")
+    return value
+
+
+def _source_variant(shown, name, table, base):
+    for key in ("modules", "headers"):
+        if key in table:
+            raise InputError(shown, f"{name}.{key}", "only for a prebuilt "
+                             "(linux-image-X) base")
+    config = table.get("config")
+    if not isinstance(config, list) or not config:
+        raise InputError(shown, f"{name}.config", "a source base needs a "
+                         "list of config fragments")
+    fragments = []
+    for i, f in enumerate(config):
+        where = f"{name}.config[{i}]"
+        fragments.append(_repo_path(shown, where, f, "config fragment"))
+        if not (paths.REPO / f).is_file():
+            raise InputError(shown, where, f"{f}: no such file")
+    patches = table.get("patches")
+    if patches is not None:
+        _repo_path(shown, f"{name}.patches", patches, "patch directory")
+    return Variant(name, base, tuple(fragments), patches)
+
+
+def _prebuilt_variant(shown, name, table, base):
+    if table.get("config") != "distro":
+        raise InputError(shown, f"{name}.config", "a prebuilt kernel keeps "
+                         "its own: config = \"distro\"")
+    if "patches" in table:
+        raise InputError(shown, f"{name}.patches", "a prebuilt kernel "
+                         "cannot be patched")
+    modules = table.get("modules")
+    if modules is None:
+        raise InputError(shown, f"{name}.modules", "missing: \"package\" or "
+                         "a directory holding lib/modules/RELEASE")
+    if modules != "package" and (not isinstance(modules, str) or not modules):
+        raise InputError(shown, f"{name}.modules", "must be \"package\" or "
+                         "a directory")
+    headers = table.get("headers")
+    if headers is not None and (not isinstance(headers, str)
+                                or not HEADERS.fullmatch(headers)):
+        raise InputError(shown, f"{name}.headers", f"{headers!r}: not a "
+                         "linux-headers-X package")
+    return Variant(name, base, (), None, modules, headers)
+
+
+def get(name, path=None):
+    """The variant called name, or InputError naming the file."""
+    variants = load(path)
+    if name not in variants:
+        raise InputError(_shown(_file(path)), name, "no such variant "
+                         f"(declared: {', '.join(variants)})")
+    return variants[name]
+
+
+def config_hash(config_text):
+    """sha256 of a kernel .config, as results record it."""
+    return hashlib.sha256(config_text.encode()).hexdigest()
+
+
+def series(v):
+    """The patch files a variant applies, in order ([] if none); None if
+    its patch directory or series file does not exist."""
+    if v.patches is None:
+        return []
+    f = paths.REPO / v.patches / "series"
+    if not f.is_file():
+        return None
+    names = []
+    for line in f.read_text().splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.append(line)
+    return names
+
+
+def series_expectation(name):
+    """What the guest's selftest expects of a kernel: "patched" with a
+    patch series, "stock" without, "none" for a kernel the variants file
+    does not declare (one given by path)."""
+    try:
+        v = load().get(name)
+    except InputError:
+        return "none"
+    if v is None:
+        return "none"
+    return "patched" if v.patched else "stock"
