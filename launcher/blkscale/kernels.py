@@ -232,3 +232,32 @@ def series_expectation(name):
     if v is None:
         return "none"
     return "patched" if v.patched else "stock"
+
+
+def recorded(name):
+    """What results.json records of a built variant's kernel: its base
+    package and version, its config's sha256 and the patches applied
+    (build/kernel/out/NAME/: base, config, patches, written by the
+    build); None for what the build did not leave."""
+    kdir = paths.kernel_dir(name)
+
+    def text(file):
+        try:
+            return (kdir / file).read_text()
+        except OSError:
+            return None
+
+    base = (text("base") or "").split()
+    config = text("config")
+    patches = text("patches")
+    user = text("userkernel")
+    return {
+        "base_package": base[0] if base else None,
+        "base_version": " ".join(base[1:]) or None,
+        "config_sha256": config_hash(config) if config is not None else None,
+        "patches": None if patches is None else [
+            {"patch_id": line.split(None, 1)[0],
+             "subject": (line.split(None, 1)[1:] or [""])[0]}
+            for line in patches.splitlines() if line.strip()],
+        "given_by_path": user.strip() if user else None,
+    }

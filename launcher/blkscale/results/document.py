@@ -7,7 +7,7 @@ atomic.write_json_atomic() so that a results.json is never partial.
 import os
 import re
 
-from .. import VERSION, paths
+from .. import VERSION, kernels, paths
 from ..machine.guest import console_kind
 from ..topology.schema import STEP_SECTIONS
 from . import RESULTS_SCHEMA
@@ -187,7 +187,8 @@ def build(ctx, stream):
         "run": {"id": ctx.run_id, "started": ctx.started,
                 "finished": ctx.finished, "launcher_version": VERSION},
         "kernel": {"variant": ctx.variant, "release": ctx.release,
-                   "guest_release": stream.release},
+                   "guest_release": stream.release,
+                   **kernels.recorded(ctx.variant)},
         "topology": {
             "name": topo.name, "file": paths.display(topo.path),
             "description": topo.description, "expected": expected,
