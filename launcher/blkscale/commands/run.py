@@ -33,6 +33,12 @@ def add_arguments(parser):
     parser.add_argument("--variant", action="append", metavar="NAME",
                         help="kernel variant to boot (repeatable; default: "
                              "the topology's guest.variants)")
+    parser.add_argument("--kernel", metavar="PATH",
+                        help="boot this bzImage as a one-off variant named "
+                             "after its release (with --variant: as well)")
+    parser.add_argument("--modules", metavar="DIR",
+                        help="--kernel's modules: lib/modules/RELEASE, or a "
+                             "root holding it (a modular kernel needs them)")
     parser.add_argument("--accel", choices=("auto", "tcg", "kvm"),
                         default="auto", help="auto: KVM only if a short "
                         "probe boot under KVM reaches init (default)")
@@ -76,10 +82,18 @@ def add_arguments(parser):
 
 
 def _variants(args, topo):
-    variants = args.variant or topo.guest.variants
+    if args.modules and not args.kernel:
+        raise UsageError("--modules: needs --kernel")
+    variants = args.variant or ([] if args.kernel else topo.guest.variants)
     for v in variants:
         if not VARIANT.fullmatch(v):
             raise UsageError(f"--variant: {v!r} is not a variant name")
+    if args.kernel:
+        # A kernel given by path: a variant of its own (userkernel.py).
+        from .. import userkernel
+        variants = [*variants, userkernel.bzimage_release(args.kernel)
+                    if args.dry_run else
+                    userkernel.prepare(args.kernel, args.modules)]
     return list(dict.fromkeys(variants))
 
 
