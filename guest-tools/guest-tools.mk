@@ -40,8 +40,9 @@ GT_MOD_SRC := $(wildcard $(GT_DIR)/module/*.c) $(GT_DIR)/module/Kbuild \
 GT_UNIT_SRC := $(wildcard $(GT_DIR)/tests/unit/test_*.c)
 GT_UNIT_BINS := $(patsubst $(GT_DIR)/tests/unit/%.c,$(GT_OUT)/unit/%,$(GT_UNIT_SRC))
 
-# What the initramfs of each variant takes from here (initramfs.mk).
-$(foreach v,stock patched debug stock-blktests patched-blktests,$(eval GUEST_IMAGE_INPUTS_$(v) := \
+# What the initramfs of each variant takes from here (initramfs.mk); the
+# variants are kernel/variants.toml's (kernel/kernel.mk).
+$(foreach v,$(KERNEL_VARIANTS),$(eval GUEST_IMAGE_INPUTS_$(v) := \
 	$(GT_TOOL_BINS) $(GT_OUT)/module/$(v)/blkscale_majors.ko))
 
 .PHONY: guest-tools guest-tools-test guest-static-majors

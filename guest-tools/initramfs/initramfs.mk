@@ -3,7 +3,7 @@ INITRAMFS_DIR := $(BUILD)/initramfs
 INITRAMFS_SRC := $(wildcard guest-tools/initramfs/*) $(wildcard guest-tools/initramfs/steps/*)
 
 .PHONY: initramfs
-initramfs: $(foreach v,stock patched,$(INITRAMFS_DIR)/$(v).cpio) ## Build the guest initramfs of both variants
+initramfs: $(foreach v,$(VARIANTS),$(INITRAMFS_DIR)/$(v).cpio) ## Build the guest initramfs of the VARIANTS kernels (default: stock patched)
 
 # GUEST_IMAGE_INPUTS_<variant>: the guest tools and helper module of that
 # variant, from guest-tools/guest-tools.mk.

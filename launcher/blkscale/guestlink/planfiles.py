@@ -8,6 +8,7 @@ its census, whatever order the kernel probed them in.
 
 import shlex
 
+from .. import kernels
 from ..machine import signatures
 from .cpio import NewcWriter
 
@@ -21,6 +22,7 @@ def plan_env(topo, run_id, variant):
         "BLKSCALE_PROTOCOL": str(PROTOCOL),
         "BLKSCALE_RUN": run_id,
         "BLKSCALE_VARIANT": variant,
+        "BLKSCALE_SERIES": kernels.series_expectation(variant),
         "BLKSCALE_STEPS": " ".join(topo.plan.steps),
         "BLKSCALE_EXPECT_VIRTIO": str(expected["virtio"]),
         "BLKSCALE_EXPECT_SCSI": str(expected["scsi"]),
