@@ -8,6 +8,7 @@ PROBLEM, and exit status 2 (errors.InputError).
 """
 
 import hashlib
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -55,6 +56,9 @@ class Variant:
 
 
 def _file(path):
+    """The file asked for, else $BLKSCALE_VARIANTS (a variants file of
+    one's own for make and the build scripts), else the shipped one."""
+    path = path or os.environ.get("BLKSCALE_VARIANTS")
     return Path(path) if path else paths.REPO / DEFAULT_FILE
 
 

@@ -1,0 +1,196 @@
+"""kernel/variants.toml and its one reader (`blkscale variants`): the
+shipped variants as declared, and each kind of bad file refused in one
+line that names the file and the field, with exit status 2."""
+import os
+import pathlib
+import subprocess
+
+import pytest
+
+TOP = pathlib.Path(__file__).resolve().parents[2]
+BLKSCALE = TOP / "blkscale"
+
+GOOD = '''
+[[variant]]
+name = "stock"
+base = "linux-source-6.1"
+config = ["kernel/configs/blkscale.config"]
+
+[[variant]]
+name = "distro"
+base = "linux-image-amd64"
+config = "distro"
+modules = "package"
+'''
+
+
+def variants(*args):
+    return subprocess.run([str(BLKSCALE), "variants", *args],
+                          capture_output=True, text=True, timeout=60)
+
+
+def write(tmp_path, text):
+    path = tmp_path / "variants.toml"
+    path.write_text(text)
+    return path
+
+
+def shell(name, file=None):
+    out = variants(*(["--file", str(file)] if file else []), "--shell", name)
+    assert out.returncode == 0, out.stderr
+    return dict(line.split("=", 1) for line in out.stdout.splitlines())
+
+
+def test_shipped_variants_are_declared():
+    out = variants()
+    assert out.returncode == 0, out.stderr
+    names = [line.split()[0] for line in out.stdout.splitlines()[1:]]
+    for name in ("stock", "patched", "stock-6.12", "patched-6.12", "debian"):
+        assert name in names
+
+
+def test_shipped_variants_say_what_they_are_made_of():
+    assert shell("stock")["VARIANT_BASE"] == "linux-source-6.1"
+    assert shell("patched")["VARIANT_PATCHES"] == "kernel/patches"
+    six = shell("patched-6.12")
+    assert six["VARIANT_BASE_VERSION"] == "6.12"
+    assert six["VARIANT_PATCHES"] == "kernel/patches/6.12"
+    debian = shell("debian")
+    assert debian["VARIANT_KIND"] == "prebuilt"
+    assert debian["VARIANT_BASE"] == "linux-image-amd64"
+    assert debian["VARIANT_HEADERS"] == "linux-headers-amd64"
+
+
+def test_variants_of_one_base_and_series_share_a_tree():
+    assert shell("debug")["VARIANT_TREE"] == "patched"
+    assert shell("patched-blktests")["VARIANT_TREE"] == "patched"
+    assert shell("stock-6.12-blktests")["VARIANT_TREE"] == "stock-6.12"
+    assert "kernel/configs/blktests.config" in \
+        shell("stock-6.12-blktests")["VARIANT_CONFIG"]
+
+
+def test_a_user_adds_a_variant_in_a_few_lines(tmp_path):
+    path = write(tmp_path, GOOD)
+    out = variants("--file", str(path))
+    assert out.returncode == 0, out.stderr
+    assert [line.split()[0] for line in out.stdout.splitlines()[1:]] == \
+        ["stock", "distro"]
+    assert shell("distro", path)["VARIANT_KIND"] == "prebuilt"
+
+
+def test_make_fragment_lists_every_variant_with_its_inputs():
+    out = variants("--make")
+    assert out.returncode == 0, out.stderr
+    lines = dict(line.split(" := ", 1) for line in out.stdout.splitlines()
+                 if " := " in line)
+    assert "stock-6.12" in lines["KERNEL_VARIANTS"].split()
+    assert "kernel/patches/series" in lines["KERNEL_DEPS_patched"].split()
+    assert lines["KERNEL_PREBUILT_debian"] == "yes"
+
+
+BAD = [
+    ("not toml", 'name = "x" [', None, "not valid TOML"),
+    ("no variant", "", "variant", "no [[variant]]"),
+    ("stray table", GOOD + "\n[extra]\nx = 1\n", "extra", "unknown table"),
+    ("no name", '[[variant]]\nbase = "linux-source-6.1"\n',
+     "variant[0].name", "missing"),
+    ("bad name", GOOD.replace('name = "stock"', 'name = "Stock!"'),
+     "Stock!", "variant name"),
+    ("twice", GOOD + GOOD, "stock.name", "declared twice"),
+    ("no base", '[[variant]]\nname = "a"\nconfig = []\n', "a.base",
+     "missing"),
+    ("bad base", GOOD.replace("linux-source-6.1", "linux-6.1"),
+     "stock.base", "neither"),
+    ("unknown field", GOOD.replace('modules = "package"',
+                                   'modules = "package"\nkernl = "x"'),
+     "distro.kernl", "unknown field"),
+    ("missing fragment", GOOD.replace("blkscale.config", "nosuch.config"),
+     "stock.config[0]", "no such file"),
+    ("config not a list", GOOD.replace(
+        '["kernel/configs/blkscale.config"]', '"kernel/configs/x"'),
+     "stock.config", "list of config fragments"),
+    ("patches outside", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\npatches = "../p"'),
+     "stock.patches", "inside the repository"),
+    ("modules on source", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\nmodules = "package"'),
+     "stock.modules", "prebuilt"),
+    ("prebuilt own config", GOOD.replace('config = "distro"',
+                                         'config = ["x"]'),
+     "distro.config", "distro"),
+    ("prebuilt no modules", GOOD.replace('modules = "package"\n', ""),
+     "distro.modules", "missing"),
+    ("prebuilt patched", GOOD.replace('modules = "package"',
+                                      'modules = "package"\npatches = "p"'),
+     "distro.patches", "cannot be patched"),
+    ("bad headers", GOOD.replace('modules = "package"',
+                                 'modules = "package"\nheaders = "gcc"'),
+     "distro.headers", "linux-headers"),
+    ("flavour name taken", GOOD + '''
+[[variant]]
+name = "stock-blktests"
+base = "linux-source-6.1"
+config = ["kernel/configs/blkscale.config"]
+''', "stock-blktests", "flavour"),
+]
+
+
+@pytest.mark.parametrize("case,text,field,problem", BAD,
+                         ids=[b[0] for b in BAD])
+def test_bad_file_is_one_line_naming_file_and_field(tmp_path, case, text,
+                                                     field, problem):
+    path = write(tmp_path, text)
+    out = variants("--file", str(path))
+    assert out.returncode == 2, out.stdout
+    assert out.stdout == ""
+    lines = out.stderr.splitlines()
+    assert len(lines) == 1, out.stderr
+    where = f"{path}: {field}: " if field else f"{path}: "
+    assert lines[0].startswith(where), lines[0]
+    assert problem in lines[0]
+
+
+def test_unknown_variant_names_the_declared_ones(tmp_path):
+    out = variants("--file", str(write(tmp_path, GOOD)), "--shell", "nosuch")
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1
+    assert "nosuch: no such variant (declared: stock, distro" in out.stderr
+
+
+def test_missing_file_is_one_line(tmp_path):
+    out = variants("--file", str(tmp_path / "none.toml"))
+    assert out.returncode == 2
+    assert out.stderr.startswith(f"{tmp_path / 'none.toml'}: ")
+    assert out.stderr.count("\n") == 1
+
+
+def test_build_script_stops_on_a_bad_variant_with_the_readers_line(tmp_path):
+    """kernel/scripts read the file only through the reader: its error
+    reaches `make kernel` as it is."""
+    out = subprocess.run([str(TOP / "kernel" / "scripts" / "build.sh"),
+                          "nosuch"], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode != 0
+    assert "kernel/variants.toml: nosuch: no such variant" in out.stderr
+
+
+def test_missing_series_is_said_before_anything_is_built(tmp_path):
+    """A variant whose patch directory has no series yet (patched-6.12
+    until the series is rebased) stops the build naming the file it
+    lacks, instead of building the stock tree under its name."""
+    path = write(tmp_path, GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'patches = "kernel/patches/none"', 1))
+    env = dict(os.environ, BLKSCALE_VARIANTS=str(path))
+    out = subprocess.run([str(TOP / "kernel" / "scripts" /
+                              "variant-tree.sh"), "stock"],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert out.returncode != 0
+    assert "stock: kernel/patches/none/series: no such file" in out.stderr
+
+
+def test_shipped_612_series_is_where_patched_612_looks():
+    assert shell("patched-6.12")["VARIANT_PATCHES"] == "kernel/patches/6.12"
