@@ -10,3 +10,6 @@ initramfs: $(foreach v,$(VARIANTS),$(INITRAMFS_DIR)/$(v).cpio) ## Build the gues
 $(INITRAMFS_DIR)/%.cpio: $(KERNEL_OUT)/%/bzImage $(INITRAMFS_SRC) $$(GUEST_IMAGE_INPUTS_$$*)
 	$(Q)mkdir -p $(INITRAMFS_DIR)
 	$(Q)guest-tools/initramfs/mkinitramfs.sh $* $@
+
+.PHONY: initramfs-all
+initramfs-all: $(foreach v,$(filter-out %-blktests,$(KERNEL_VARIANTS)),$(INITRAMFS_DIR)/$(v).cpio) ## Build the guest initramfs of every declared variant (kernel/variants.toml)
