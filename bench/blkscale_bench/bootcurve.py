@@ -23,7 +23,7 @@ explain (loadband.py), for a pass as for a failure.
 
 from dataclasses import dataclass, field
 
-from blkscale.results.read import lookup, number, step_ok
+from blkscale.results.read import boot_figure, lookup, number
 from . import curvespec, loadband, marginal, verdict as judged
 from blkscale.stats import Summary, paired_ratio, per_repeat
 
@@ -34,10 +34,8 @@ PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 
 def boot_to_census(doc):
     """(seconds, figure name), or (None, None) without a census."""
-    if not step_ok(doc, "census"):
-        return None, None
     for figure in (WALL, GUEST):
-        value = number(lookup(doc, "boot", figure))
+        value = boot_figure(doc, figure)
         if value is not None:
             return value, figure
     return None, None

@@ -112,7 +112,6 @@ class HostRunner:
         return workqueue.Finished()
 
     def _one(self, unit, uri, attempt, planned):
-        from .sweep import collect
         topo, variant, repeat = (planned.topology, planned.variant,
                                  planned.repeat)
         out_dir = os.path.join(self.run_dir, out_rel(
@@ -134,8 +133,8 @@ class HostRunner:
         status, killed = launch.run(
             argv, os.path.join(out_dir, "launcher.log"), self.state)
         load = unjudged(hostload.summarise(load0, hostload.sample()))
-        launched = collect(os.path.join(self.staging, staged_id), variant,
-                           out_dir)
+        launched = launch.collect(os.path.join(self.staging, staged_id),
+                                  variant, out_dir)
         entry = self.entry_of(self.run_dir, topo, variant,
                               self.display_argv(argv), status, killed,
                               self.state.stopping, out_dir, started,

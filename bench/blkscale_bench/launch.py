@@ -3,11 +3,14 @@ directory, its output in a log file, stopped cleanly on a signal."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import time
 
+from blkscale.errors import InputError
 from blkscale.paths import REPO
+from blkscale.results.read import read_results, read_summary
 
 # After forwarding a signal, how long the launcher gets to stop QEMU and
 # clean up before its whole process group is killed.
@@ -96,3 +99,30 @@ def run(argv, log_path, state, tick=None, grace_s=STOP_GRACE_S):
         finally:
             state.detach(child)
     return status, killed
+
+
+def collect(staging_run, variant, out_dir):
+    """Move what the launcher wrote into out_dir; its summary entry."""
+    src = os.path.join(staging_run, variant)
+    if os.path.isdir(src):
+        for name in os.listdir(src):
+            os.replace(os.path.join(src, name), os.path.join(out_dir, name))
+    summary = _readable(read_summary, staging_run) or {}
+    shutil.rmtree(staging_run, ignore_errors=True)
+    return (summary.get("variants") or {}).get(variant) or {}
+
+
+def results_of(out_dir):
+    """The run's results.json, or None when it brought none (or one that
+    cannot be read: a launcher killed halfway)."""
+    if not os.path.isfile(os.path.join(out_dir, "results.json")):
+        return None
+    return _readable(read_results, out_dir, "results.json", out_dir,
+                     "results")
+
+
+def _readable(read, *args):
+    try:
+        return read(*args)
+    except InputError:
+        return None

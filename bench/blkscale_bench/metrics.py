@@ -24,14 +24,7 @@ two variants' runs a minute apart).
 import statistics
 from dataclasses import dataclass
 
-from blkscale.results.read import lookup, number, step_ok
-
-
-def _curve_p50(doc, curve):
-    points = lookup(doc, "majors", "block", curve)
-    values = [p.get("p50_ns") for p in points or [] if isinstance(p, dict)]
-    values = [v for v in values if number(v) is not None]
-    return statistics.median(values) if values else None
+from blkscale.results.read import boot_figure, curve_median, lookup, number
 
 
 def _register_growth(doc):
@@ -64,12 +57,6 @@ def _procdev_verified(doc):
     if not points:
         return None
     return 1 if all(p.get("verified") is True for p in points) else 0
-
-
-def _census_s(doc):
-    if not step_ok(doc, "census"):
-        return None
-    return number(lookup(doc, "boot", "census_complete_s"))
 
 
 def _steps_failed(doc):
@@ -142,8 +129,8 @@ METRICS = [
       lambda d: number(lookup(d, "boot", "kernel_to_init_s")), "higher",
       TIME_WARN, gate=False, cross=CROSS_TIME, summary=True, digits=2),
     M("census_complete_s", "boot: kernel start to census complete", "s",
-      _census_s, "higher", TIME_WARN, gate=False, cross=CROSS_TIME,
-      summary=True, digits=2),
+      lambda d: boot_figure(d, "census_complete_s"), "higher", TIME_WARN,
+      gate=False, cross=CROSS_TIME, summary=True, digits=2),
     M("block_dynamic_capacity", "dynamic block majors", "majors",
       lambda d: number(lookup(d, "majors", "block", "dynamic_capacity")),
       "lower", 1.0, cross=1.0, summary=True, kind=EXACT),
@@ -155,12 +142,12 @@ METRICS = [
       lambda d: number(lookup(d, "majors", "block", "static_collisions",
                              "count")), "higher", 1.0, summary=True, kind=EXACT),
     M("register_p50_ns", "register_blkdev median cost", "ns",
-      lambda d: _curve_p50(d, "register"), "higher", TIME_WARN, gate=False,
+      lambda d: curve_median(d, "register"), "higher", TIME_WARN, gate=False,
       cross=CROSS_TIME, summary=True),
     M("register_growth", "register cost, last/first buckets", "x",
       _register_growth, "higher", 1.5, digits=2),
     M("lookup_p50_ns", "open() of a registered major, median", "ns",
-      lambda d: _curve_p50(d, "lookup"), "higher", TIME_WARN, gate=False,
+      lambda d: curve_median(d, "lookup"), "higher", TIME_WARN, gate=False,
       cross=CROSS_TIME, summary=True),
     M("procdevices_ns_per_read_0", "/proc/devices read, 0 added majors",
       "ns", lambda d: _procdev_point(d, 0, "ns_per_read"), "higher",

@@ -7,9 +7,10 @@ import os
 
 from . import metrics
 from .errors import BenchError
-from .manifest import FILENAME
 from blkscale.errors import InputError
-from blkscale.results.read import read_manifest, read_results
+from blkscale.results.manifest import FILENAME, drop_unfinished_rounds
+from blkscale.results.read import (check_one_host, read_manifest,
+                                   read_results)
 from blkscale.stats import Summary, paired_ratio
 
 
@@ -33,7 +34,7 @@ def load_all(run_dir):
     if manifest is None:
         raise BenchError(path, None, "missing: not a sweep run directory "
                          "(made by `blkscale bench` or `blkscale nightly`)")
-    drop_unfinished_round(manifest)
+    drop_unfinished_rounds(manifest)
     docs, broken = {}, {}
     ran_on = {}
     for i, entry in enumerate(manifest.get("runs") or []):
@@ -51,52 +52,6 @@ def load_all(run_dir):
             continue
         docs.setdefault(key, {})[rep] = doc
     return manifest, docs, broken
-
-
-STOPPED = ("interrupted", "killed")
-
-
-def drop_unfinished_round(manifest):
-    """A round of repeats the nightly added to decide its times, stopped
-    by a signal before it ended, is left out whole (in memory: marked
-    superseded, as the nightly itself marks it since it does so), so that
-    the sweep as planned is judged and not half a round.  Returns the
-    (topology, repeat) rounds left out."""
-    planned = (manifest.get("sweep") or {}).get("repeat", 1)
-    variants = (manifest.get("sweep") or {}).get("variants") or []
-    rounds = {}
-    for entry in manifest.get("runs") or []:
-        if entry.get("repeat", 1) > planned and not entry.get("superseded"):
-            rounds.setdefault((entry["topology"], entry["repeat"]),
-                              []).append(entry)
-    stopped = (manifest.get("partial_reason") or "").startswith(
-        "interrupted")
-    dropped = set()
-    for key, entries in rounds.items():
-        unfinished = any(e.get("outcome") in STOPPED for e in entries) or \
-            (stopped and len(entries) < len(variants))
-        if unfinished and stopped:
-            for e in entries:
-                e["superseded"] = True
-                e["superseded_why"] = f"repeat {key[1]} was interrupted " \
-                    "while the nightly decided its times"
-            dropped.add(key)
-    if dropped:
-        manifest["decide_stopped"] = {"repeat": min(r for _, r in dropped),
-                                      "reason": manifest["partial_reason"]}
-        manifest["status"], manifest["partial_reason"] = "complete", None
-    return dropped
-
-
-def check_one_host(ran_on, entry, where, i):
-    """Figures of different hosts are never pooled into one median: the
-    runs of a topology that count must all come from one host."""
-    topo, host = entry["topology"], entry.get("host")
-    first = ran_on.setdefault(topo, host)
-    if first != host:
-        raise BenchError(where, f"runs[{i}].host", f"{host}: topology {topo}"
-                         f" also ran on {first}; figures of two hosts are "
-                         "never pooled")
 
 
 def latest(docs):

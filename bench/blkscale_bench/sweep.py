@@ -10,9 +10,7 @@ a topology's runs (a unit) to one host at a time (fanout.py).
 """
 
 import datetime
-import json
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -20,10 +18,11 @@ import time
 from . import fanout, hostinfo, hostload, launch, order, repeats, workqueue
 from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                      BenchError)
-from .manifest import Manifest
 from .progress import Progress
 from .signals import forwarding
 from .sweepfile import display
+from blkscale.errors import InputError
+from blkscale.results.manifest import Manifest, drop_round
 from blkscale.results.read import read_manifest
 
 STAGING = ".launcher"
@@ -48,14 +47,6 @@ def validate_topologies(sweep):
                          f"launcher validate exited {out.returncode}")
 
 
-def _read_json(path):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return None
-
-
 def _last_line(path):
     try:
         with open(path, errors="replace") as f:
@@ -65,22 +56,10 @@ def _last_line(path):
     return lines[-1] if lines else ""
 
 
-def collect(staging_run, variant, out_dir):
-    """Move what the launcher wrote into out_dir; its summary entry."""
-    src = os.path.join(staging_run, variant)
-    if os.path.isdir(src):
-        for name in os.listdir(src):
-            os.replace(os.path.join(src, name), os.path.join(out_dir, name))
-    summary = _read_json(os.path.join(staging_run, "summary.json")) or {}
-    shutil.rmtree(staging_run, ignore_errors=True)
-    return (summary.get("variants") or {}).get(variant) or {}
-
-
 def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
            started, wall_s, launched, repeat=1, host_load=None):
     rel = os.path.relpath(out_dir, run_dir)
-    results_path = os.path.join(out_dir, "results.json")
-    doc = _read_json(results_path) if os.path.isfile(results_path) else None
+    doc = launch.results_of(out_dir)
     host = (doc or {}).get("host") or {}
     expected = launched.get("disks_expected") or {}
     found = launched.get("disks_found") or {}
@@ -134,7 +113,7 @@ def _figures(run_dir):
     the manifest (None when a results file cannot be read)."""
     try:
         return repeats.to_json(repeats.figures(*repeats.load(run_dir)))
-    except BenchError:
+    except InputError:
         return None
 
 
@@ -175,21 +154,9 @@ def extend(sweep, run_dir, topologies, repeat, stream=None):
     before = len(doc["runs"])
     status, doc = _execute(sweep, run_dir, manifest, stream, None, plan)
     if status == EXIT_INTERRUPTED:
-        _drop_round(manifest, before, repeat)
+        drop_round(doc, doc["runs"][before:], repeat)
+        manifest.finish(hostinfo.now_iso(), None)
     return status, doc
-
-
-def _drop_round(manifest, first, repeat):
-    """An interrupted round of added repeats is left out, whole: the
-    sweep as planned was complete, and half a round would leave one
-    variant's repeat without its pair."""
-    for entry in manifest.doc["runs"][first:]:
-        entry["superseded"] = True
-        entry["superseded_why"] = f"repeat {repeat} was interrupted while " \
-            "the nightly decided its times"
-    manifest.doc["decide_stopped"] = {
-        "repeat": repeat, "reason": manifest.doc.get("partial_reason")}
-    manifest.finish(hostinfo.now_iso(), None)
 
 
 def _execute(sweep, run_dir, manifest, stream, facts, plan):
@@ -267,8 +234,8 @@ def _run_here(sweep, run_dir, staging, manifest, stream, state, plan):
             tick=lambda s, i=index, t=topo.name, v=variant:
             progress.running(i, t, v, s))
         load = hostload.summarise(load0, hostload.sample())
-        launched = collect(os.path.join(staging, staged_id), variant,
-                           out_dir)
+        launched = launch.collect(os.path.join(staging, staged_id), variant,
+                                  out_dir)
         entry = _entry(run_dir, topo, variant, _display_argv(argv),
                        status, killed, state.stopping, out_dir, started,
                        time.monotonic() - t0, launched, repeat, load)

@@ -9,8 +9,8 @@ Two layouts are read: a sweep (manifest.json, made by `blkscale bench` or
 import os
 from dataclasses import dataclass, field
 
-from blkscale.results.read import (read_json, read_manifest,
-                                   read_results)
+from blkscale.results.read import (check_one_host, read_manifest,
+                                   read_results, read_summary)
 
 from .errors import ReportError
 
@@ -73,13 +73,7 @@ def _sweep(run_dir, manifest):
                                   "missing or not a string")
         if r.get("superseded"):
             continue        # its host failed; the unit ran again elsewhere
-        # Figures of different hosts are never pooled into one median.
-        first = ran_on.setdefault(r["topology"], r.get("host"))
-        if first != r.get("host"):
-            raise ReportError(where, f"runs[{i}].host",
-                              f"{r.get('host')}: topology {r['topology']} "
-                              f"also ran on {first}; figures of two hosts "
-                              "are never pooled")
+        check_one_host(ran_on, r, where, i)
         run.entries.append(Entry(
             r["topology"], r["variant"], r["outcome"], r.get("message", ""),
             _results(run_dir, r.get("results"), where, f"runs[{i}].results"),
@@ -149,7 +143,7 @@ def load(run_dir):
     if manifest is not None:
         run = _sweep(run_dir, manifest)
     else:
-        summary = read_json(os.path.join(run_dir, "summary.json"), "summary")
+        summary = read_summary(run_dir)
         if summary is None:
             raise ReportError(run_dir, None, "neither manifest.json (a sweep)"
                               " nor summary.json (a run): not a run "

@@ -1,13 +1,14 @@
 """Figures pulled out of results.json for tables and plots.  Every value
 comes from a results document; a missing one is None, never a guess."""
 
-import statistics
-
-# get(doc, *keys), num(value) and step_ok(doc, name) are the results
-# reader's, under the names the report's modules use.
+# The results reader's accessors and rules, under the names the
+# report's modules use: get(doc, *keys), num(value), the median of a
+# curve's p50 and a boot figure (census figures only if the census
+# passed).
+from blkscale.results.read import boot_figure as boot_value
+from blkscale.results.read import curve_median
 from blkscale.results.read import lookup as get
 from blkscale.results.read import number as num
-from blkscale.results.read import step_ok
 
 
 def curve(doc, name):
@@ -19,11 +20,6 @@ def curve(doc, name):
                 and num(p.get("p50_ns")) is not None:
             out.append((p["registered"], p["p50_ns"], num(p.get("p90_ns"))))
     return out
-
-
-def curve_median(doc, name):
-    values = [p50 for _, p50, _ in curve(doc, name)]
-    return statistics.median(values) if values else None
 
 
 def procdev_points(doc):
@@ -46,13 +42,6 @@ BOOT_SERIES = [
     ("kernel_to_init_s", "kernel start to init (disks probed)"),
     ("wall_to_census_s", "QEMU start to census record (host wall clock)"),
 ]
-
-
-def boot_value(doc, key):
-    if key in ("census_complete_s", "wall_to_census_s") and \
-            not step_ok(doc, "census"):
-        return None
-    return num(get(doc, "boot", key))
 
 
 def guest_used_kib(doc):

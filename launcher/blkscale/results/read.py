@@ -1,18 +1,18 @@
-"""Reading results: results.json, a sweep's manifest.json, the figures in
-them.
+"""Reading the three documents (results.json, summary.json, a sweep's
+manifest.json) and the rules every reader of their figures keeps.
 
-bench (rundir.py, metrics.py) and reports (load.py, series.py) read
-through this module, so the checks and the accessors exist once.  A
-problem is one InputError line naming the file and the field.
+bench and reports read through this module, so the checks, the
+accessors and the rules exist once.  A problem is one InputError line
+naming the file and the field.
 """
 
 import json
 import os
+import statistics
 
 from ..errors import InputError
-from . import RESULTS_SCHEMA
-
-SWEEP_SCHEMA_NAME = "blkscale-sweep"
+from . import RESULTS_SCHEMA, SUMMARY_SCHEMA, SWEEP_SCHEMA
+from .manifest import FILENAME as MANIFEST
 
 
 def read_json(path, what):
@@ -35,10 +35,18 @@ def _check_schema(path, doc, name):
 
 def read_manifest(run_dir):
     """A sweep's manifest.json, or None if run_dir has none."""
-    path = os.path.join(run_dir, "manifest.json")
+    path = os.path.join(run_dir, MANIFEST)
     doc = read_json(path, "manifest")
     return None if doc is None else _check_schema(path, doc,
-                                                  SWEEP_SCHEMA_NAME)
+                                                  SWEEP_SCHEMA["name"])
+
+
+def read_summary(run_dir):
+    """A launcher run's summary.json, or None if run_dir has none."""
+    path = os.path.join(run_dir, "summary.json")
+    doc = read_json(path, "summary")
+    return None if doc is None else _check_schema(path, doc,
+                                                  SUMMARY_SCHEMA["name"])
 
 
 def read_results(run_dir, rel, where, field):
@@ -72,3 +80,36 @@ def step_ok(doc, name):
         if step.get("name") == name:
             return step.get("verdict") == "ok"
     return False
+
+
+def curve_median(doc, name):
+    """The median of a majorbench block curve's p50 values (register,
+    lookup): one figure for the whole curve."""
+    points = lookup(doc, "majors", "block", name)
+    values = [p.get("p50_ns") for p in points or [] if isinstance(p, dict)]
+    values = [v for v in values if number(v) is not None]
+    return statistics.median(values) if values else None
+
+
+# Boot figures that end at the census: they count only when the census
+# step itself succeeded (a failed census stops wherever it failed).
+CENSUS_FIGURES = ("census_complete_s", "wall_to_census_s")
+
+
+def boot_figure(doc, key):
+    """boot.<key> of a results document, None where it does not count."""
+    if key in CENSUS_FIGURES and not step_ok(doc, "census"):
+        return None
+    return number(lookup(doc, "boot", key))
+
+
+def check_one_host(ran_on, entry, where, i):
+    """Figures of different hosts are never pooled into one median: the
+    runs of a topology that count must all come from one host.  ran_on
+    {topology: host} collects the hosts of the entries seen so far."""
+    topo, host = entry["topology"], entry.get("host")
+    first = ran_on.setdefault(topo, host)
+    if first != host:
+        raise InputError(where, f"runs[{i}].host", f"{host}: topology "
+                         f"{topo} also ran on {first}; figures of two "
+                         "hosts are never pooled")

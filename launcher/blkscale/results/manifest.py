@@ -4,12 +4,11 @@ Rewritten atomically after every run, so a sweep killed outright still
 leaves a readable manifest (status "running" then means it never ended).
 """
 
-import json
 import os
 
-from blkscale.results.atomic import write_json_atomic
+from . import SWEEP_SCHEMA
+from .atomic import write_json_atomic
 
-SCHEMA = {"name": "blkscale-sweep", "version": 1}
 FILENAME = "manifest.json"
 
 
@@ -21,7 +20,7 @@ class Manifest:
     @classmethod
     def start(cls, run_dir, run_id, command, sweep, meta, started):
         doc = {
-            "schema": SCHEMA,
+            "schema": SWEEP_SCHEMA,
             "run": run_id,
             "status": "running",
             "partial_reason": None,
@@ -74,6 +73,45 @@ class Manifest:
         write_json_atomic(os.path.join(self.run_dir, FILENAME), self.doc)
 
 
-def load(run_dir):
-    with open(os.path.join(run_dir, FILENAME)) as f:
-        return json.load(f)
+# Outcomes of a run that a signal stopped.
+STOPPED = ("interrupted", "killed")
+
+
+def drop_round(doc, entries, repeat):
+    """Leave out a round of repeats the nightly added to decide its
+    times, stopped by a signal before it ended: whole, so that no
+    variant's repeat is left without its pair and the sweep as planned
+    is what is judged."""
+    for entry in entries:
+        entry["superseded"] = True
+        entry["superseded_why"] = f"repeat {repeat} was interrupted " \
+            "while the nightly decided its times"
+    first = (doc.get("decide_stopped") or {}).get("repeat", repeat)
+    doc["decide_stopped"] = {"repeat": min(first, repeat),
+                             "reason": doc.get("partial_reason")}
+
+
+def drop_unfinished_rounds(doc):
+    """drop_round() of every added round an interrupted sweep left
+    unfinished, in memory, for a manifest written before the nightly
+    marked such rounds itself.  Returns the (topology, repeat) rounds
+    left out."""
+    planned = (doc.get("sweep") or {}).get("repeat", 1)
+    variants = (doc.get("sweep") or {}).get("variants") or []
+    rounds = {}
+    for entry in doc.get("runs") or []:
+        if entry.get("repeat", 1) > planned and not entry.get("superseded"):
+            rounds.setdefault((entry["topology"], entry["repeat"]),
+                              []).append(entry)
+    stopped = (doc.get("partial_reason") or "").startswith("interrupted")
+    if not stopped:
+        return set()
+    dropped = set()
+    for key, entries in rounds.items():
+        if any(e.get("outcome") in STOPPED for e in entries) or \
+                len(entries) < len(variants):
+            drop_round(doc, entries, key[1])
+            dropped.add(key)
+    if dropped:
+        doc["status"], doc["partial_reason"] = "complete", None
+    return dropped
