@@ -1,7 +1,7 @@
 """The boot curve part of the sweep's closing table (bootcurve.py): one
 block per series, then the goals with their verdicts."""
 
-from .bootcurve import GUEST, WALL
+from blkscale.figures.bootcurve import GUEST, WALL
 
 COL_W = 12
 

@@ -82,7 +82,7 @@ def sweep_from_args(args, known_metrics=None):
 
 
 def run_location(args, sweep):
-    from .sweep import default_run_id
+    from .running.sweep import default_run_id
     name = os.path.splitext(os.path.basename(sweep.path))[0]
     run_id = args.run_id or default_run_id(name)
     if not RUN_ID.fullmatch(run_id):

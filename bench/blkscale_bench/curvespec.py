@@ -24,6 +24,8 @@ sweep's run list after its own `topologies`, in order of appearance.
 
 import re
 
+from blkscale.figures.bootcurve import SERIES_FIGURES, TOPOLOGY_FIGURES
+
 from .errors import BenchError
 from .tablekeys import check_keys
 
@@ -31,9 +33,6 @@ NAME = re.compile(r"[a-z0-9_-]{1,32}")
 SERIES_KEYS = ("name", "title", "topologies", "before", "after",
                "before_label", "after_label")
 GOAL_KEYS = ("name", "figure", "topology", "series", "max")
-# Goal figures taken from one topology's run, and from a series' curve.
-TOPOLOGY_FIGURES = ("boot_to_census_s", "qemu_start_s")
-SERIES_FIGURES = ("marginal_growth", "marginal_cost_ms")
 
 
 def _string(table, key, where, fieldname, default=None):

@@ -5,13 +5,13 @@ to the reference taken per repeat."""
 
 import os
 
-from . import metrics
+from blkscale.figures import metrics
 from .errors import BenchError
 from blkscale.errors import InputError
 from blkscale.results.manifest import FILENAME, drop_unfinished_rounds
 from blkscale.results.read import (check_one_host, read_manifest,
                                    read_results)
-from blkscale.stats import Summary, paired_ratio
+from blkscale.figures.stats import Summary, paired_ratio
 
 
 def load(run_dir):

@@ -32,7 +32,8 @@ from pathlib import Path
 from blkscale.names import VARIANT
 from blkscale.paths import REPO
 
-from . import curvespec, hostload, hosts, metrics
+from blkscale.figures import hostload, metrics
+from . import curvespec, hosts
 from .errors import BenchError
 from .tablekeys import check_keys
 

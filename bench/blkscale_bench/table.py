@@ -1,8 +1,8 @@
 """The sweep's closing table: figures per topology and variant, and each
 variant's ratio to the reference variant from the same sweep."""
 
-from . import clockfloor, hostload, metrics
-from blkscale.stats import Summary, paired_ratio, ratio_text
+from blkscale.figures import clockfloor, hostload, metrics
+from blkscale.figures.stats import Summary, paired_ratio, ratio_text
 
 
 def _short_qemu(version):
@@ -65,7 +65,7 @@ def lines(manifest, figures, floors=None):
     """The table as text lines (empty topologies are left out).  Each
     cell is the median of the repeats, with [min-max] (or the 95%
     interval of the median from 5 repeats on); a ratio is taken per
-    repeat and summarised the same way (blkscale.stats).  floors
+    repeat and summarised the same way (blkscale.figures.stats).  floors
     (clockfloor.sweep_floors) puts the clock's floor beside a ns figure
     within 10x of it."""
     sweep = manifest.get("sweep") or {}

@@ -2,8 +2,9 @@
 the baseline: pass, fail and straddling cases, and /proc/devices at
 every registered count both kernels measured."""
 
-from blkscale_bench import ceilings, compare, loadband, metrics
-from blkscale.stats import Summary
+from blkscale.figures import loadband, metrics
+from blkscale_bench.judging import ceilings, compare
+from blkscale.figures.stats import Summary
 
 
 def _doc(ns_by_count):

@@ -2,8 +2,9 @@
 the figure carries it, at 11x it does not, and a missing or malformed
 floor never raises and never prints a note."""
 
-from blkscale_bench import clockfloor, table
-from blkscale.stats import Summary
+from blkscale.figures import clockfloor
+from blkscale_bench import table
+from blkscale.figures.stats import Summary
 
 
 def _doc(kernel=None, user=None):
@@ -122,7 +123,7 @@ def test_table_without_floors():
 
 
 def test_nightly_messages_carry_the_floor():
-    from blkscale_bench import compare
+    from blkscale_bench.judging import compare
     limit = {"max_ratio": 1.5, "gate": False}
     near = compare.judge("t", "stock", "register_p50_ns", 1000, 1000, limit)
     far = compare.judge("t", "stock", "lookup_p50_ns", 11000, 11000, limit)

@@ -2,8 +2,9 @@
 improves is never one.  Each figure comes from three repeats: a time of
 one repeat has no spread and decides nothing."""
 
-from blkscale_bench import compare, metrics
-from blkscale.stats import Summary
+from blkscale.figures import metrics
+from blkscale_bench.judging import compare
+from blkscale.figures.stats import Summary
 
 LIMITS = metrics.thresholds("stock")
 MANIFEST = {"sweep": {"topologies": {"t": "t.toml"}, "variants": ["stock"]},

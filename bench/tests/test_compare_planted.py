@@ -2,8 +2,9 @@
 directions (a time that grows, a capacity that drops); an absolute time
 beyond its ratio only warns, its ratio to stock fails."""
 
-from blkscale_bench import compare, metrics
-from blkscale.stats import Summary
+from blkscale.figures import metrics
+from blkscale_bench.judging import compare
+from blkscale.figures.stats import Summary
 
 LIMITS = metrics.thresholds("stock")
 MANIFEST = {"sweep": {"topologies": {"t": "t.toml"}, "variants": ["patched"]},

@@ -1,7 +1,7 @@
 """Host load around a run: load average, steal and the run's own CPU
 time; a run is marked loaded when the rest of the host used the CPU."""
 
-from blkscale_bench import hostload
+from blkscale.figures import hostload
 
 
 def _stat(tmp_path, name, user, system, idle, steal):

@@ -2,7 +2,7 @@
 
 import xml.etree.ElementTree as ET
 
-from blkscale_bench import compare, junit
+from blkscale_bench.judging import compare, junit
 
 
 def test_junit_wellformed(tmp_path):

@@ -5,7 +5,7 @@ when each added disk costs more than the last."""
 
 import pytest
 
-from blkscale_bench import bootcurve, loadband, marginal
+from blkscale.figures import bootcurve, loadband, marginal
 
 COUNTS = (500, 1000, 2000, 4000, 5000)
 SERIES = [{"name": "scsi", "title": "", "curves": [

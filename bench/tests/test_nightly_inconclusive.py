@@ -7,7 +7,7 @@ a pass."""
 import json
 import xml.etree.ElementTree as ET
 
-from blkscale_bench import compare
+from blkscale_bench.judging import compare
 
 RATIO = "procdevices_ns_per_read_0_vs_stock"
 

@@ -5,8 +5,8 @@ spread straddles the limit."""
 import pytest
 from scipy import stats as sps
 
-from blkscale_bench import verdict
-from blkscale.stats import Summary, median_interval, paired_ratio, \
+from blkscale.figures import verdict
+from blkscale.figures.stats import Summary, median_interval, paired_ratio, \
     ratio_text
 
 

@@ -3,7 +3,7 @@ topology interleaved with their order alternating between repeats; the
 manifest records each repeat's run and the host's load, and the table
 shows the median with its spread."""
 
-from blkscale_bench import order
+from blkscale_bench.running import order
 
 
 def test_order_alternates_between_repeats():

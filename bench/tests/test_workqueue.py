@@ -4,7 +4,7 @@ host's unit re-queued to another host once, and never forever."""
 
 import threading
 
-from blkscale_bench import workqueue
+from blkscale_bench.running import workqueue
 from blkscale_bench.hosts import Host
 from blkscale_bench.sweepfile import Topology
 

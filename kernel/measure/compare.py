@@ -11,7 +11,7 @@ per kernel and figure, the median of the rounds with min and max (the 95%
 interval of the median from 5 rounds), then each kernel's ratio to the
 first one, taken round by round, with its spread; writes every round's
 figures to --out (JSON), whose tables --from FILE prints again.  Figures
-come from bench/blkscale_bench/metrics.py, as the nightly takes them.
+come from launcher/blkscale/figures/metrics.py, as the nightly takes them.
 """
 import argparse
 import json
@@ -23,8 +23,8 @@ import time
 
 TOP = pathlib.Path(__file__).resolve().parents[2]
 sys.path[:0] = [str(TOP / "launcher"), str(TOP / "bench")]
-from blkscale.stats import Summary, paired_ratio  # noqa: E402
-from blkscale_bench import metrics  # noqa: E402
+from blkscale.figures.stats import Summary, paired_ratio  # noqa: E402
+from blkscale.figures import metrics  # noqa: E402
 
 FIGURES = [
     ("block_dynamic_capacity", "dynamic block majors"),

@@ -4,7 +4,7 @@ tables, the fitted models and the data behind each plot."""
 import statistics
 from dataclasses import dataclass, field
 
-from blkscale_bench import clockfloor
+from blkscale.figures import clockfloor
 
 from . import blktests, bootcurve, everydisk, fit, predict, repeats, series
 from .series import get, num
@@ -116,7 +116,7 @@ def _majors_table(run):
 
 def _ns(value, floor):
     """A ns figure, with the clock's floor beside it when it is within
-    10x of it (blkscale_bench/clockfloor.py)."""
+    10x of it (blkscale/figures/clockfloor.py)."""
     return fmt(value, 0) + clockfloor.note(value, floor)
 
 

@@ -1,11 +1,11 @@
 """The "Boot curve" section: the sweep's [[series]] and [[goals]] as
-tables.  The numbers come from the bench's own computation
-(bench/blkscale_bench/bootcurve.py), so that the page and the sweep's
-closing table can never disagree."""
+tables.  The numbers come from the figures layer
+(launcher/blkscale/figures/bootcurve.py), as the sweep's closing table's
+do, so that the two can never disagree."""
 
-from blkscale_bench import bootcurve as curve
-from blkscale_bench import loadband
-from blkscale.stats import ratio_text
+from blkscale.figures import bootcurve as curve
+from blkscale.figures import loadband
+from blkscale.figures.stats import ratio_text
 
 from .table import Table, fmt
 

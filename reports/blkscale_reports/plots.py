@@ -12,7 +12,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from blkscale_bench import clockfloor  # noqa: E402
+from blkscale.figures import clockfloor  # noqa: E402
 
 from . import analysis, bootcurve, predict, series  # noqa: E402
 from .series import get, num  # noqa: E402

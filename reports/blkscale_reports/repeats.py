@@ -4,7 +4,7 @@ the boot curve, the spread column of the boot points).  A sweep made
 before repeats existed, or a launcher run without --repeat, has repeat 1
 only."""
 
-from blkscale_bench import hostload
+from blkscale.figures import hostload
 
 
 def by_repeat(run):
@@ -17,7 +17,8 @@ def by_repeat(run):
 
 def loaded_runs(run):
     """[(topology, variant, repeat, note)] of runs made on a loaded host
-    (the bench's host_load in the manifest, bench/.../hostload.py)."""
+    (the bench's host_load in the manifest, blkscale/figures/hostload.py).
+    """
     runs = (run.meta or {}).get("runs") if run.layout == "sweep" else None
     return [(r.get("topology"), r.get("variant"), r.get("repeat", 1),
              hostload.mark(r)) for r in runs or []

@@ -5,7 +5,7 @@ copy must get the run's own verdict."""
 import importlib.util
 
 from blkscale.paths import REPO
-from blkscale_bench import metrics
+from blkscale.figures import metrics
 
 spec = importlib.util.spec_from_file_location(
     "make_fixture", REPO / "reports" / "tests" / "make_fixture.py")

@@ -1,7 +1,8 @@
 """blkscale baseline RUN_DIR: make a sweep the nightly's new baselines."""
 
-from blkscale_bench import baseline, repeats
+from blkscale_bench import repeats
 from blkscale_bench.errors import BenchError
+from blkscale_bench.judging import baseline
 from blkscale_bench.sweepfile import display
 
 

@@ -2,9 +2,11 @@
 
 import os
 
-from blkscale_bench import bootcurve, bootcurve_table, nightly
-from blkscale_bench import clockfloor, cli, repeats, sweep, table
+from blkscale.figures import bootcurve, clockfloor
+from blkscale_bench import bootcurve_table, cli, repeats, table
 from blkscale_bench.errors import EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK
+from blkscale_bench.judging import nightly
+from blkscale_bench.running import sweep
 
 DEFAULT_SWEEP = "bench/sweeps/default.toml"
 

@@ -8,10 +8,13 @@ repeats could not decide, even after adding repeats up to the sweep's
 
 import os
 
-from blkscale_bench import baseline, cli, metrics, nightly, power, sweep
+from blkscale.figures import metrics
+from blkscale.results.read import read_manifest
+from blkscale_bench import cli
 from blkscale_bench.errors import (EXIT_FAILED, EXIT_INCONCLUSIVE,
                                    EXIT_INTERRUPTED, EXIT_OK)
-from blkscale.results.read import read_manifest
+from blkscale_bench.judging import baseline, nightly, power
+from blkscale_bench.running import sweep
 
 DEFAULT_SWEEP = "bench/sweeps/nightly.toml"
 STATUS = {nightly.PASS: EXIT_OK, nightly.REGRESSION: EXIT_FAILED,

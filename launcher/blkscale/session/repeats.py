@@ -7,7 +7,7 @@ drifts during the run slows both variants alike.  With N > 1 each run has
 its own directory, <variant>/<k>/, as a bench sweep lays out its repeats.
 A figure is the median of its repeats with min..max (and a 95% interval
 of the median from 5 repeats); a variant's ratio to the reference is
-taken repeat by repeat, as bench does (blkscale.stats).
+taken repeat by repeat, as bench does (blkscale.figures.stats).
 """
 
 from ..errors import worst
@@ -38,7 +38,7 @@ def reference(variants):
 def figures(runs, variant):
     """{figure: Summary} of one variant over its repeats; runs:
     [(repeat, Outcome)]."""
-    from ..stats import Summary
+    from ..figures.stats import Summary
     return {f: Summary.of({k: (o.boot or {}).get(f) for k, o in runs
                            if o.variant == variant and o.kind == "ok"})
             for f in FIGURES}
@@ -46,7 +46,7 @@ def figures(runs, variant):
 
 def ratios(runs, variant, ref):
     """{figure: Summary} of variant/ref, repeat by repeat."""
-    from ..stats import paired_ratio
+    from ..figures.stats import paired_ratio
     mine, theirs = figures(runs, variant), figures(runs, ref)
     return {f: paired_ratio(mine[f], theirs[f]) for f in FIGURES}
 
@@ -75,7 +75,7 @@ def _seconds(summary):
 def report_lines(runs, variants):
     """Lines for stdout: per variant the medians with their spread, then
     each variant's ratios to the reference with theirs."""
-    from ..stats import ratio_text
+    from ..figures.stats import ratio_text
     ref = reference(variants)
     out = []
     for v in variants:

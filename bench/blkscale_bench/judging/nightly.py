@@ -10,9 +10,11 @@ the repeats the nightly added (power.py).
 
 import os
 
-from . import baseline, bootcurve, ceilings, clockfloor, compare, \
-    everydisk, junit, loadband, metrics, repeats, runcheck
+from blkscale.figures import bootcurve, clockfloor, loadband, metrics
 from blkscale.results.atomic import write_json_atomic
+
+from .. import repeats
+from . import baseline, ceilings, compare, everydisk, junit, runcheck
 
 XML_NAME = "nightly.xml"
 JSON_NAME = "nightly.json"

@@ -22,8 +22,8 @@ How the repeats are judged depends on the figure's kind (metrics.py):
 
 from dataclasses import dataclass
 
-from . import loadband, metrics, verdict as judged
-from blkscale.stats import Summary
+from blkscale.figures import loadband, metrics, verdict as judged
+from blkscale.figures.stats import Summary
 
 PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED, INCONCLUSIVE = (
     "pass", "warn", "regression", "missing", "no-baseline", "run-failed",

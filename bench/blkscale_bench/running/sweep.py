@@ -15,15 +15,18 @@ import subprocess
 import sys
 import time
 
-from . import fanout, hostinfo, hostload, launch, order, repeats, workqueue
-from .errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
-                     BenchError)
-from .progress import Progress
-from .signals import forwarding
-from .sweepfile import display
 from blkscale.errors import InputError
+from blkscale.figures import hostload
 from blkscale.results.manifest import Manifest, drop_round
 from blkscale.results.read import read_manifest
+
+from .. import repeats
+from ..errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
+                      BenchError)
+from ..sweepfile import display
+from . import fanout, hostinfo, launch, order, workqueue
+from .progress import Progress
+from .signals import forwarding
 
 STAGING = ".launcher"
 LAUNCHER_USAGE = 2

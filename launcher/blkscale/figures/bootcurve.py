@@ -1,5 +1,5 @@
-"""The boot curve of a sweep with [[series]] (curvespec.py): per series,
-curve and variant, disks against boot-to-census time and per-disk cost;
+"""The boot curve of a sweep with [[series]] (bench's curvespec.py): per
+series, curve and variant, disks against boot-to-census time and per-disk cost;
 the before/after ratio at each disk count; the [[goals]] judged.
 
 Boot to census is the host's wall time from QEMU's start until the
@@ -23,12 +23,15 @@ explain (loadband.py), for a pass as for a failure.
 
 from dataclasses import dataclass, field
 
-from blkscale.results.read import boot_figure, lookup, number
-from . import curvespec, loadband, marginal, verdict as judged
-from blkscale.stats import Summary, paired_ratio, per_repeat
+from ..results.read import boot_figure, lookup, number
+from . import loadband, marginal, verdict as judged
+from .stats import Summary, paired_ratio, per_repeat
 
 WALL = "wall_to_census_s"
 GUEST = "census_complete_s"
+# Goal figures taken from one topology's run, and from a series' curve.
+TOPOLOGY_FIGURES = ("boot_to_census_s", "qemu_start_s")
+SERIES_FIGURES = ("marginal_growth", "marginal_cost_ms")
 PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 
 
@@ -241,7 +244,7 @@ def _judge_series(goal, variant, result, loads):
         return None, unit, f"series {goal['series']}: no curve", 1.0
     what = f"series {c.series}" + (f" after ({c.label})"
                                    if c.role == "after" else "")
-    if goal["figure"] not in curvespec.SERIES_FIGURES:
+    if goal["figure"] not in SERIES_FIGURES:
         return None, unit, f"{goal['figure']}: no longer judged (a fixed " \
             "start-up cost hides a growing cost in it)", 1.0
     if not c.complete:
@@ -302,8 +305,7 @@ def _judge_goal(goal, v, docs, result, loads):
                    for k in by_repeat(docs.get((t, v)))})
     spread = value if value is not None and value.n else None
     said, detect = judged.FAIL, None
-    if goal.get("figure") not in curvespec.TOPOLOGY_FIGURES + \
-            curvespec.SERIES_FIGURES:
+    if goal.get("figure") not in TOPOLOGY_FIGURES + SERIES_FIGURES:
         said = judged.INCONCLUSIVE      # a manifest older than the figure
     elif spread is not None:
         low, high, factor = _band(goal, v, spread, loads, factor)

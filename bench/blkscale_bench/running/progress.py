@@ -2,7 +2,7 @@
 
 import sys
 
-from .hosts import label
+from ..hosts import label
 
 
 def _elapsed(seconds):

@@ -21,7 +21,7 @@ inconclusive.  Runs without a recorded load count as not loaded, and
 the check says so.
 """
 
-from blkscale.stats import Summary
+from .stats import Summary
 
 from .hostload import MAX_HOST_LOAD, MIN_WALL_S, STEAL_SHARE
 

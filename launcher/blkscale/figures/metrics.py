@@ -24,7 +24,7 @@ two variants' runs a minute apart).
 import statistics
 from dataclasses import dataclass
 
-from blkscale.results.read import boot_figure, curve_median, lookup, number
+from ..results.read import boot_figure, curve_median, lookup, number
 
 
 def _register_growth(doc):

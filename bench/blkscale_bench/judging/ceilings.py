@@ -18,9 +18,10 @@ disks or the guest's slab per disk, held to a number that does not
 move with any baseline.
 """
 
-from . import compare, loadband, metrics, verdict as judged
+from blkscale.figures import loadband, metrics, verdict as judged
+from . import compare
 from blkscale.results.read import lookup, number
-from blkscale.stats import Summary, paired_ratio
+from blkscale.figures.stats import Summary, paired_ratio
 
 # metric -> ("max" | "min", limit) of <metric>_vs_<reference>.  Times:
 # at most metrics.CROSS_TIME of the reference's (a repeat-paired ratio

@@ -13,9 +13,11 @@ import shutil
 import threading
 import time
 
-from . import hostload, launch, workqueue
+from blkscale.figures import hostload
+
+from ..hosts import label
+from . import launch, workqueue
 from .hostinfo import now_iso
-from .hosts import label
 from .order import out_rel
 
 # Launcher outcomes that say the host, not the guest, failed.

@@ -10,8 +10,8 @@ import os
 
 from blkscale.results.atomic import write_json_atomic
 
-from . import BENCH
-from .errors import BenchError
+from .. import BENCH
+from ..errors import BenchError
 
 SCHEMA = {"name": "blkscale-baseline", "version": 1}
 DEFAULT_DIR = BENCH / "baselines"
