@@ -4,7 +4,7 @@ Everything comes from the machine model (machine/) and the Layout's disk
 records that qemu/argv.py builds the QEMU command line from: PCI slots,
 bridges, device order, node names and serials, so the guest sees the same
 machine whichever backend starts it.  libvirt 9.0
-cannot say three things, which go to QEMU through libvirt's QEMU XML
+cannot say four things, which go to QEMU through libvirt's QEMU XML
 namespace:
 
 - null-co disks: libvirt has no element for a null block driver, so their
@@ -13,6 +13,8 @@ namespace:
   controller and refuses the address, while our bridges run with
   shpc=off and use it.  A device or bridge there is a command-line device
   too, and so is everything behind a command-line bridge or controller;
+- a SCSI disk whose drive address passes what the schema spells
+  (DRIVE_ADDRESS_MAX, e.g. target 100 and up): a command-line device;
 - properties without an XML attribute (virtio vectors, virtio-scsi's
   virtqueue_size, the bridges' shpc): <qemu:override> on the device's
   alias, which edits the -device JSON that libvirt 9 generates.  An
@@ -37,7 +39,7 @@ import xml.etree.ElementTree as ET
 
 from ..machine.disks import (blockdev_args, changed_props, controller_id,
                              device_props, disk_props, global_args,
-                             node_name, shared_props, slice_path, sparse_path)
+                             node_name, shared_props, slice_place, sparse_path)
 from ..errors import TopologyError
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
 from ..topology.layout import RESULTS_SLOT
@@ -45,6 +47,12 @@ from ..topology.layout import RESULTS_SLOT
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
 ET.register_namespace("qemu", QEMU_NS)
 _Q = "{" + QEMU_NS + "}"
+
+# The largest drive address (controller, target, unit) libvirt's schema
+# spells (domaincommon.rng: driveController, driveTarget, driveUnit: 2, 2
+# and 5 digits; libvirt's parser takes more).  A SCSI disk past it goes on
+# the command line, so that the XML stays valid.
+DRIVE_ADDRESS_MAX = (99, 99, 99999)
 
 # Our property -> (QEMU property, override type) for what XML cannot set.
 _OVERRIDES = {
@@ -144,11 +152,11 @@ class _Builder:
             ET.SubElement(disk, "source",
                           file=sparse_path(self.files, group, index))
             return
-        source = ET.SubElement(disk, "source",
-                               file=slice_path(self.files, group))
+        path, offset = slice_place(self.files, group, index)
+        source = ET.SubElement(disk, "source", file=path)
         slices = ET.SubElement(source, "slices")
         ET.SubElement(slices, "slice", type="storage",
-                      offset=str(index * group.size_bytes),
+                      offset=str(offset),
                       size=str(group.size_bytes))
 
     def _disk(self, record, bus, driver=None):
@@ -216,7 +224,8 @@ class _Builder:
                                  bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
                                  **changed_props(dev, self.defaults))
         for record in dev.disks:
-            if native and group.backing != "null":
+            if native and group.backing != "null" and _addressable(
+                    self.scsi_index, record):
                 disk = self._disk(record, "scsi")
                 ET.SubElement(disk, "address", type="drive",
                               controller=str(self.scsi_index), bus="0",
@@ -230,6 +239,12 @@ class _Builder:
                                  **disk_props(record))
         if native:
             self.scsi_index += 1
+
+
+def _addressable(controller, record):
+    """Whether the schema can spell the disk's drive address."""
+    return all(n <= most for n, most in zip(
+        (controller, record.target, record.lun), DRIVE_ADDRESS_MAX))
 
 
 def _results_port(devices, files, streams=False):

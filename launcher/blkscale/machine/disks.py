@@ -46,8 +46,34 @@ def sparse_path(files, group, index):
     return f"{files.disks}/{files.disk_prefix}{group.id}-{index}.img"
 
 
-def slice_path(files, group):
-    return f"{files.disks}/{files.disk_prefix}{group.id}.img"
+# libvirt's schema takes a slice's offset as a 32-bit unsigned: a slice
+# group gets one backing file per 4 GiB of slices.
+SLICE_FILE_BYTES = 1 << 32
+
+
+def slices_per_file(group):
+    return max(1, SLICE_FILE_BYTES // group.size_bytes)
+
+
+def slice_path(files, group, file_index=0):
+    """The group's backing file `file_index`: the first keeps the group's
+    name alone (ids have no dot, so no other image can take these)."""
+    number = f".{file_index}" if file_index else ""
+    return f"{files.disks}/{files.disk_prefix}{group.id}{number}.img"
+
+
+def slice_place(files, group, index):
+    """(backing file, byte offset in it) of slice `index` of a group."""
+    file_index, slot = divmod(index, slices_per_file(group))
+    return slice_path(files, group, file_index), slot * group.size_bytes
+
+
+def slice_files(files, group):
+    """(path, size in bytes) of each backing file of a slice group."""
+    per_file = slices_per_file(group)
+    return [(slice_path(files, group, n),
+             min(per_file, group.disks - first) * group.size_bytes)
+            for n, first in enumerate(range(0, group.disks, per_file))]
 
 
 def image_files(planned, files):
@@ -58,7 +84,7 @@ def image_files(planned, files):
             out += [(sparse_path(files, g, i), g.size_bytes)
                     for i in range(g.disks)]
         elif g.backing == "slice":
-            out.append((slice_path(files, g), g.size_bytes * g.disks))
+            out += slice_files(files, g)
     return out
 
 
@@ -116,10 +142,11 @@ def blockdev_args(disk, files):
     if group.backing == "sparse":
         return ["-blockdev", f"driver=file,node-name={node},"
                 f"filename={opt_value(sparse_path(files, group, index))}"]
+    path, offset = slice_place(files, group, index)
     return ["-blockdev", f"driver=file,node-name=f-{node},"
-            f"filename={opt_value(slice_path(files, group))}",
+            f"filename={opt_value(path)}",
             "-blockdev", f"driver=raw,node-name={node},"
-            f"file=f-{node},offset={index * group.size_bytes},"
+            f"file=f-{node},offset={offset},"
             f"size={group.size_bytes}"]
 
 

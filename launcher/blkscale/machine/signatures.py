@@ -21,7 +21,7 @@ import hashlib
 import os
 
 from ..errors import UsageError
-from .disks import disk_serial, slice_path, sparse_path
+from .disks import disk_serial, slice_place, sparse_path
 
 SECTOR = 512
 MAGIC = "BLKSCALE-DISK 1"
@@ -74,16 +74,20 @@ def write_signatures(topo, files, nonce, wrong=None):
         if not g.file_backed:
             continue
         if g.backing == "slice":
-            fd = os.open(slice_path(files, g), os.O_WRONLY)
+            fds = {}
             try:
                 for i in range(g.disks):
                     bad = wrong == disk_serial(g, i)
                     done_wrong |= bad
                     data = (_wrong_for(g, i, nonce) if bad
                             else signature(g.id, i, nonce))
-                    os.pwrite(fd, data, i * g.size_bytes)
+                    path, offset = slice_place(files, g, i)
+                    if path not in fds:
+                        fds[path] = os.open(path, os.O_WRONLY)
+                    os.pwrite(fds[path], data, offset)
             finally:
-                os.close(fd)
+                for fd in fds.values():
+                    os.close(fd)
             continue
         for i in range(g.disks):
             bad = wrong == disk_serial(g, i)
