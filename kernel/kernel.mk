@@ -15,7 +15,7 @@ $(KERNEL_VARIANTS_MK): $(KERNEL_VARIANTS_FILE) $(wildcard kernel/patches/series 
 	$(Q)./blkscale variants --make >$@.tmp && mv $@.tmp $@
 include $(KERNEL_VARIANTS_MK)
 
-.PHONY: kernel kernel-debug kernel-blktests kernel-all check-series
+.PHONY: kernel kernel-debug kernel-blktests kernel-all check-series format-series
 kernel: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)/bzImage) ## Build the VARIANTS kernels (default: stock patched; ./blkscale variants lists them all)
 
 kernel-all: $(foreach v,$(filter-out %-blktests,$(KERNEL_VARIANTS)),$(KERNEL_OUT)/$(v)/bzImage) ## Build every declared variant (kernel/variants.toml), blktests flavours aside
@@ -30,5 +30,8 @@ kernel-blktests: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)-blktests/bzImage) ##
 $(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*)
 	$(Q)kernel/scripts/build.sh $*
 
-check-series: ## Check the series: [PATCH n/N], Signed-off-by, checkpatch --strict, and each prefix applies, builds and boots smoke
+check-series: ## Check the series: the cover letter's [RFC PATCH vN n/N] prefix, base-commit, changelogs, Signed-off-by, checkpatch --strict; each prefix applies, builds (x86_64, !PROC_FS, !BLOCK_LEGACY_AUTOLOAD, i386, W=1, sparse: CHECK_SERIES_CONFIGS) and boots smoke
 	$(Q)kernel/scripts/check-series.sh
+
+format-series: ## Write a sendable copy of the series to build/series-out, From: and Signed-off-by: from your git identity
+	$(Q)kernel/scripts/format-series.sh
