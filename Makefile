@@ -31,7 +31,7 @@ BLKTESTS_PACKAGES := g++ gawk bsdextrautils xfsprogs e2fsprogs pciutils \
 # Debian packages the project needs, on a fresh Debian 12 machine.
 DEB_PACKAGES := \
 	linux-source-6.1 bc bison flex libelf-dev libssl-dev cpio xz-utils \
-	kmod rsync ccache gcc make git \
+	kmod rsync ccache gcc make git sparse \
 	qemu-system-x86 qemu-utils \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
 	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy python3-scipy chromium \
