@@ -30,7 +30,9 @@ bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
 
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,
-# DEBUG_LIST, SLUB debugging, kmemleak): too slow under TCG for make test.
+# DEBUG_LIST, SLUB debugging, kmemleak) and adds and removes SCSI devices
+# in parallel on it (the glue-directory stress): too slow under TCG for
+# make test.
 nightly: deps kernel initramfs kernel-all initramfs-all kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines (every repeat counts; undecided times get more repeats), the boot curve to 20,000 disks with its goals, debug-kernel fuzzing, blktests on both kernels, every declared kernel variant side by side (bench/sweeps/kernels.toml); JUnit XML; fails on a regression and on an undecided verdict (./blkscale nightly tells them apart: exit 1 and 3)
 	$(Q)failed=0; undecided=0; \
 	verdict() { case $$1 in 0) ;; 3) undecided=1 ;; *) failed=1 ;; esac; }; \
@@ -40,6 +42,7 @@ nightly: deps kernel initramfs kernel-all initramfs-all kernel-debug guest-tools
 	rc=0; BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
 		--junitxml=$(BUILD)/nightly-guest-tests.xml \
 		guest-tools/tests/test_fuzz_debug.py \
+		guest-tools/tests/test_gluestress_debug.py \
 		guest-tools/tests/test_blktests_nightly.py \
 		guest-tools/tests/test_blktests_flavour.py || rc=1; verdict $$rc; \
 	if [ $$failed = 1 ]; then exit 1; fi; \
