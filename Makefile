@@ -35,6 +35,7 @@ DEB_PACKAGES := \
 	qemu-system-x86 qemu-utils \
 	libvirt-daemon-system libvirt-clients libxml2-utils \
 	python3 python3-libvirt python3-pytest python3-matplotlib python3-numpy python3-scipy chromium \
+	python3-venv python3-pip \
 	fio lvm2 busybox-static libcmocka-dev libc6-dev \
 	gcc-multilib libc6-dev-i386 \
 	$(BLKTESTS_PACKAGES)

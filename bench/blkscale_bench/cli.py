@@ -93,5 +93,7 @@ def run_location(args, sweep):
 
 
 def command_line():
-    """How this command was invoked, as recorded in the manifest."""
-    return [sweepfile.display(sys.argv[0])] + sys.argv[1:]
+    """How this command was invoked, as recorded in the manifest: the
+    blkscale command, whether ./blkscale, an installed blkscale or
+    `python3 -m blkscale_cli` started it."""
+    return ["blkscale"] + sys.argv[1:]

@@ -1,7 +1,11 @@
 #!/usr/bin/python3
 """Boot kernels side by side, repeated, and print the series' figures.
 
-    kernel/measure/compare.py [--repeat N] [--topology FILE] LABEL=BUILD:VARIANT ...
+    PYTHONPATH=launcher kernel/measure/compare.py [--repeat N]
+        [--topology FILE] LABEL=BUILD:VARIANT ...
+
+(PYTHONPATH puts the checkout's blkscale package on the import path; an
+installed one needs none.)
 
 Each LABEL names a kernel: the VARIANT (stock, patched) of the build
 directory BUILD (its kernel/out/VARIANT/bzImage and initramfs/VARIANT.cpio).
@@ -21,10 +25,9 @@ import subprocess
 import sys
 import time
 
-TOP = pathlib.Path(__file__).resolve().parents[2]
-sys.path[:0] = [str(TOP / "launcher"), str(TOP / "bench")]
-from blkscale.figures.stats import Summary, paired_ratio  # noqa: E402
-from blkscale.figures import metrics  # noqa: E402
+from blkscale.figures import metrics
+from blkscale.figures.stats import Summary, paired_ratio
+from blkscale.paths import REPO as TOP
 
 FIGURES = [
     ("block_dynamic_capacity", "dynamic block majors"),

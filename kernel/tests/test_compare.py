@@ -2,6 +2,7 @@
 saved rounds (no boot), and its one-line refusals."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -11,8 +12,9 @@ COMPARE = TOP / "kernel" / "measure" / "compare.py"
 
 
 def compare(*args):
+    env = dict(os.environ, PYTHONPATH=str(TOP / "launcher"))
     return subprocess.run([sys.executable, str(COMPARE), *args],
-                          capture_output=True, text=True, cwd=TOP)
+                          capture_output=True, text=True, cwd=TOP, env=env)
 
 
 def test_tables_from_saved_rounds(tmp_path):

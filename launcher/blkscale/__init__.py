@@ -1,8 +1,8 @@
 """blkscale launcher: topology files in, QEMU runs and results.json out.
 
-The package lives in launcher/blkscale; the top-level ./blkscale script puts
-launcher/, bench/ and reports/ on the import path and calls
-blkscale.cli.main().
+The package lives in launcher/blkscale, below bench (blkscale_bench) and
+reports (blkscale_reports); the blkscale command (blkscale_cli) stands
+above all three.
 """
 
 # Version of the launcher itself, recorded in results.json.

@@ -51,7 +51,7 @@ class InputError(UsageError):
     """One problem in an input file, reported as `FILE: FIELD: PROBLEM`.
 
     The launcher's topology files, bench's sweep files and the results
-    that bench and reports read all fail this one way; cli.main prints
+    that bench and reports read all fail this one way; blkscale_cli prints
     the line as it is.
     """
 

@@ -3,8 +3,16 @@
 import os
 from pathlib import Path
 
-# launcher/blkscale/paths.py -> repository root is two levels above launcher/.
-REPO = Path(__file__).resolve().parents[2]
+
+def _checkout():
+    """The checkout this package lives in (launcher/blkscale/paths.py:
+    two levels above launcher/); an installed package works on the
+    checkout it is started in, the current directory."""
+    here = Path(__file__).resolve().parents[2]
+    return here if (here / "launcher" / "blkscale").is_dir() else Path.cwd()
+
+
+REPO = _checkout()
 
 
 def build_dir():

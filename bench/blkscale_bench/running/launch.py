@@ -6,6 +6,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import time
 
 from blkscale.errors import InputError
@@ -21,9 +22,16 @@ HOSTS_CHECK_TIMEOUT_S = 120
 
 
 def launcher_command():
-    """The launcher to run: BLKSCALE_LAUNCHER (tests use a fake) or
-    ./blkscale of this repository."""
-    return os.environ.get("BLKSCALE_LAUNCHER") or str(REPO / "blkscale")
+    """The launcher to run, as an argv prefix: BLKSCALE_LAUNCHER (tests
+    use a fake), ./blkscale of this checkout, or else the blkscale
+    command of the installed package this interpreter runs."""
+    fake = os.environ.get("BLKSCALE_LAUNCHER")
+    if fake:
+        return [fake]
+    script = REPO / "blkscale"
+    if script.is_file():
+        return [str(script)]
+    return [sys.executable, "-m", "blkscale_cli"]
 
 
 def run_argv(topology, variant, staging, run_id, accel, host=None,
@@ -31,7 +39,7 @@ def run_argv(topology, variant, staging, run_id, accel, host=None,
     """host: a libvirt URI to run on through the libvirt backend; None
     starts QEMU directly on this machine.  host_staging: how the run's
     files reach it (shared, volumes; None: the launcher's default)."""
-    argv = [launcher_command(), "run", str(topology.path), "--variant",
+    argv = [*launcher_command(), "run", str(topology.path), "--variant",
             variant, "--results-dir", str(staging), "--run-id", run_id,
             "--accel", accel, "--quiet"]
     if host is not None:
@@ -44,7 +52,7 @@ def run_argv(topology, variant, staging, run_id, accel, host=None,
 def hosts_check(uris, staging=None):
     """The launcher's `hosts check --json` of uris: {uri: facts}; facts
     has `ok` and, when not, `problem`.  staging: as run_argv's."""
-    argv = [launcher_command(), "hosts", "check", "--json", *uris]
+    argv = [*launcher_command(), "hosts", "check", "--json", *uris]
     if staging:
         argv.append(f"--staging={staging}")
     try:

@@ -40,7 +40,7 @@ def default_run_id(sweep_name):
 
 def validate_topologies(sweep):
     """Let the launcher refuse bad topologies before anything boots."""
-    argv = [launch.launcher_command(), "validate"] + \
+    argv = [*launch.launcher_command(), "validate"] + \
         [str(t.path) for t in sweep.topologies]
     out = subprocess.run(argv, capture_output=True, text=True, check=False)
     if out.returncode != 0:

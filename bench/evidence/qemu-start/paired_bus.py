@@ -3,7 +3,8 @@
 the launcher does) against by id (what it did), alternately, so that both
 see the same host load.
 
-    /usr/bin/python3 bench/evidence/qemu-start/paired_bus.py REPEAT TOPO...
+    PYTHONPATH=launcher /usr/bin/python3 \
+        bench/evidence/qemu-start/paired_bus.py REPEAT TOPO...
 
 Prints: disks, bus naming, repeat, start-up seconds, 1-minute load.
 """
@@ -13,12 +14,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "launcher"))
-
-from blkscale import commands, paths  # noqa: E402
-from blkscale.machine.files import RunFiles  # noqa: E402
-from blkscale.qemu import argv as qargv  # noqa: E402
-from blkscale.qemu.machine import Machine  # noqa: E402
+from blkscale import commands, paths
+from blkscale.machine.files import RunFiles
+from blkscale.qemu import argv as qargv
+from blkscale.qemu.machine import Machine
 
 
 def by_id(arg):

@@ -1,12 +1,40 @@
-"""The launcher's subcommands (run, plan, validate, xml); cli.py lists them.
+"""The launcher's subcommands (run, plan, validate, xml, hosts, variants).
 
-Each starts with prepare(): the topology planned, and refused if QEMU
-could not be started with it.
+COMMANDS: the name of each (its module here) and its --help paragraph;
+the blkscale command (blkscale_cli) lists them with bench's and
+reports'.  Each that boots or plans starts with prepare(): the topology
+planned, and refused if QEMU could not be started with it.
 """
 
 from .. import topology
 from ..machine.diskroom import check_disk_room
 from ..qemu import argv
+
+COMMANDS = {
+    "hosts": "hosts check URI...: per libvirt host one line: libvirt and "
+             "QEMU versions, machine types, /dev/kvm, free memory and "
+             "disk, CPUs, and whether a run can go there. Exit status: 0 "
+             "every host can run, 1 one cannot, 2 usage.",
+    "plan": "Show what a topology turns into without booting: disks, PCI "
+            "layout, MSI-X vectors, I/O space, file descriptors, guest "
+            "memory, block majors and the guest plan.",
+    "run": "Boot a topology under QEMU (directly, or through libvirt with "
+           "--backend libvirt) on each kernel variant and collect "
+           "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a "
+           "guest step failed, 2 usage or invalid topology, 3 QEMU or "
+           "results channel failure, 4 timeout or hung guest, 5 kernel "
+           "panic, 6 results directory full or unwritable, 130 "
+           "interrupted.",
+    "validate": "Check topology files: syntax, fields, PCI layout and "
+                "resources. One line per file; exit status 2 if any is "
+                "invalid.",
+    "variants": "List the kernel variants of kernel/variants.toml with "
+                "their release and whether they are built (make kernel "
+                "VARIANTS='...' builds them).",
+    "xml": "Print the libvirt domain XML that `run --backend libvirt` "
+           "would start for a topology (one variant). Paths of the run's "
+           "temporary directory show as /@RUNDIR@.",
+}
 
 
 def prepare(path, accel="tcg"):

@@ -1,1 +1,14 @@
-"""The report subcommand of ./blkscale."""
+"""The report subcommand of blkscale.
+
+COMMANDS: the name of each (its module here) and its --help paragraph;
+the blkscale command (blkscale_cli) lists them with the others.
+"""
+
+COMMANDS = {
+    "report": "Write RUN_DIR/report/: index.html, report.md and PNG plots "
+              "(major capacity, register/lookup cost, /proc/devices, boot "
+              "time model, boot curve and goals, memory per disk, fio/LVM, "
+              "capacity planning) from a sweep "
+              "(results/<run>/manifest.json) or a launcher run "
+              "(results/<run>/summary.json).",
+}

@@ -1,9 +1,10 @@
-#!/usr/bin/python3
 """QEMU's start-up with a topology's disks, no guest: each way of giving
 QEMU its disks (launcher/blkscale/qemu/diskstart.py), repeated.
 
-    /usr/bin/python3 bench/qemustart.py [--methods argv,stack,qmp]
+    python3 -m blkscale_bench.qemustart [--methods argv,stack,qmp]
         [--repeat 3] [--batch 500] [--perf DIR] TOPO...
+
+(from a checkout: PYTHONPATH=launcher:bench /usr/bin/python3 -m ...)
 
 For each topology and method: QEMU launched as `run` launches it, timed
 from the spawn to the guest running (the QMP greeting; with qmp, `cont`
@@ -24,14 +25,11 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(REPO / "launcher"))
-
-from blkscale import commands, paths  # noqa: E402
-from blkscale.machine.files import RunFiles  # noqa: E402
-from blkscale.qemu import argv as qargv  # noqa: E402
-from blkscale.qemu import diskstart, hotplug  # noqa: E402
-from blkscale.qemu.machine import Machine  # noqa: E402
+from blkscale import commands, paths
+from blkscale.machine.files import RunFiles
+from blkscale.qemu import argv as qargv
+from blkscale.qemu import diskstart, hotplug
+from blkscale.qemu.machine import Machine
 
 
 PERF = ["perf", "record", "-q", "-e", "cpu-clock", "-F", "499", "-g"]

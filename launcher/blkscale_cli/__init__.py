@@ -1,0 +1,2 @@
+"""The blkscale command line, above the launcher (blkscale), bench
+(blkscale_bench) and reports (blkscale_reports): main.py."""
