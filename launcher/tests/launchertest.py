@@ -120,6 +120,11 @@ def boot_results(out, results, run_id, variant, tmp):
               if s["verdict"] != "ok"]
     assert out.returncode == 0, f"failed steps: {failed}\n{out.stdout}"
     release = (paths.kernel_dir(variant) / "release").read_text().strip()
-    assert doc["kernel"] == {"variant": variant, "release": release,
-                             "guest_release": release}
+    kernel = doc["kernel"]
+    assert (kernel["variant"], kernel["release"], kernel["guest_release"]) \
+        == (variant, release, release)
+    # The build says what the kernel was made of (kernel/variants.toml).
+    assert kernel["base_package"] and kernel["base_version"], kernel
+    assert len(kernel["config_sha256"]) == 64
+    assert isinstance(kernel["patches"], list)
     return doc

@@ -98,8 +98,11 @@ def test_results_document(topo, fake_env, tmp_path):
     assert out.returncode == 0, out.stderr
     doc = json.loads((results / "r" / "stock" / "results.json").read_text())
     assert doc["schema"] == {"name": "blkscale-results", "version": 1}
-    assert doc["kernel"] == {"variant": "stock", "release": "6.1.0-stock",
-                             "guest_release": "6.1.0-fake"}
+    kernel = doc["kernel"]
+    assert (kernel["variant"], kernel["release"], kernel["guest_release"]) \
+        == ("stock", "6.1.0-stock", "6.1.0-fake")
+    # What the build left of the kernel's making: here, nothing.
+    assert kernel["base_package"] is None and kernel["patches"] is None
     assert doc["topology"]["expected"] == {"virtio": 3, "scsi": 2, "sim": 0,
                                            "total": 5}
     assert doc["disks"]["found"] == {"vd": 3, "sd": 2, "nullb": 0,
