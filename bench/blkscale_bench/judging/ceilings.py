@@ -92,13 +92,13 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
                              f"{name}: {spread.median:.4g} in each of "
                              f"{spread.n} repeats, {sign} {limit:g}",
                              spread.to_json(), repeats=spread.n)
-    low, high, factor = band or (spread, spread, 1.0)
-    said = judged.judge_band(low, high, need_spread=figure_kind
-                             == metrics.TIME, **{kind: limit})
+    decision = judged.decide(spread, band,
+                             need_spread=figure_kind == metrics.TIME,
+                             **{kind: limit})
+    said, power = decision.said, decision.power
     text = spread.text(lambda x: f"{x:.3g}")
-    power = judged.power_text(spread, factor)
     common = dict(repeats=spread.n, kind=figure_kind,
-                  detectable=judged.detectable(spread, factor))
+                  detectable=decision.detectable)
     if said == judged.PASS:
         status, msg = compare.PASS, f"{name}: {text}, {sign} {limit:g}; " \
             + power
@@ -107,9 +107,9 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
             f"{name}: {text}, beyond the {what} {sign} {limit:g}; {power}"
     else:
         status = compare.INCONCLUSIVE
-        by_spread = judged.spread_undecided(spread, **{kind: limit})
-        common["undecided"] = figure_kind == metrics.TIME and by_spread
-        if by_spread:
+        common["undecided"] = figure_kind == metrics.TIME and \
+            decision.by_spread
+        if decision.by_spread:
             why = judged.straddle_text(spread, limit)
         else:
             why = "within what the host's load could explain; rerun on " \

@@ -136,18 +136,16 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
     gating = limit.get("gate", True)
     bad = REGRESSION if gating else WARN
     bound = base * ratio
-    low, high, factor = band or (spread, spread, 1.0)
-    said = judged.judge_band(low, high, need_spread=kind == metrics.TIME,
+    decision = judged.decide(spread, band, need_spread=kind == metrics.TIME,
                              **{key[:3]: bound})
+    said, power = decision.said, decision.power
     rel = f" ({cur / base:.2f}x)" if base else ""
     tail = _repeats(spread)
-    power = judged.power_text(spread, factor)
     common = dict(spread=spread.to_json(), repeats=spread.n, kind=kind,
-                  detectable=judged.detectable(spread, factor))
+                  detectable=decision.detectable)
     if said == judged.INCONCLUSIVE:
         # More repeats can narrow a spread, not take a load away.
-        by_spread = judged.spread_undecided(spread, **{key[:3]: bound})
-        if by_spread:
+        if decision.by_spread:
             why = judged.straddle_text(spread, bound) + f"; {power}"
         else:
             why = (f"limit {_fmt(bound)}: within what the host's load "
@@ -155,7 +153,7 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
         return Check(topo, variant, metric, INCONCLUSIVE, base, cur, limit,
                      f"{metric}: {_fmt(cur)} vs {_fmt(base)} x {ratio:g}: "
                      + why, undecided=gating and kind == metrics.TIME
-                     and by_spread, **common)
+                     and decision.by_spread, **common)
     if said == judged.FAIL:
         sign = ">" if key == "max_ratio" else "<"
         return Check(topo, variant, metric, bad, base, cur, limit,

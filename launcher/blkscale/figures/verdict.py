@@ -7,6 +7,7 @@ inconclusive when they straddle it: more repeats are needed to tell.
 """
 
 import builtins
+from dataclasses import dataclass
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
 # Figures meet a limit with a little slack for float rounding only.
@@ -86,6 +87,30 @@ def power_text(summary, factor=1.0):
     if factor > 1.0:
         text += f" (load explains up to {factor:.2f}x)"
     return text
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A figure's repeats against a limit, with what the host's load
+    could explain (judge_band), and what the repeats could have seen."""
+    said: str           # PASS, FAIL or INCONCLUSIVE
+    power: str          # power_text()
+    detectable: float   # detectable()
+    # INCONCLUSIVE because the repeats straddle the limit (more repeats
+    # can decide), not only because of the host's load
+    by_spread: bool
+
+
+def decide(spread, band=None, need_spread=True, **limit):
+    """The Decision of a stats.Summary against max= or min=; band: (low,
+    high, factor) from loadband, the repeats moved by what load explains
+    (None: nothing loaded).  need_spread as judge_band's."""
+    low, high, factor = band or (spread, spread, 1.0)
+    said = judge_band(low, high, need_spread=need_spread, **limit)
+    return Decision(said, power_text(spread, factor),
+                    detectable(spread, factor),
+                    said == INCONCLUSIVE and spread_undecided(spread,
+                                                              **limit))
 
 
 def straddle_text(summary, limit, fmt=lambda x: f"{x:.4g}"):
