@@ -1,12 +1,18 @@
-"""`make check-series`'s format checks, each fed its bad case.
+"""`make check-series`'s format checks and `make format-series`, each fed
+its bad case.
 
-The series is copied, one thing is broken, and check-series.sh runs on
-the copy with CHECK_SERIES_BUILD=0 (git am only, no build, no boot): the
-numbering [PATCH n/N], the cover letter, Signed-off-by, checkpatch
---strict and its CHECKs that the cover letter must name, and git am.
-Needs the pristine tree (build/linux, `make kernel` makes it); skipped
-without.  The build and boot of every prefix are what `make check-series`
-itself runs.  Three runs of the script, a few minutes on a busy host.
+The series is copied and brought to the form the checks want (the cover
+letter's prefix is the patches', it has a base-commit: line, every patch
+of a v2 or later series has a changelog below "---"), one thing is
+broken, and check-series.sh runs on the copy with CHECK_SERIES_BUILD=0
+(git am only, no build, no boot) in a check directory of the tests' own:
+the prefix the cover letter declares, the numbering, base-commit, the
+per-patch changelog, Signed-off-by, checkpatch --strict and its CHECKs
+that the cover letter must name, and git am.  Needs the pristine tree
+(build/linux, `make kernel` makes it); skipped without.  The builds of
+every prefix in every configuration are what `make check-series` itself
+runs.  format-series needs no tree: it runs on a copy with the git
+identity given in the environment.
 """
 import os
 import pathlib
@@ -19,9 +25,16 @@ import pytest
 TOP = pathlib.Path(__file__).resolve().parents[2]
 PATCHES = TOP / "kernel" / "patches"
 SCRIPT = TOP / "kernel" / "scripts" / "check-series.sh"
+FORMAT = TOP / "kernel" / "scripts" / "format-series.sh"
 BUILD = pathlib.Path(os.environ.get("BUILD", TOP / "build"))
+# Apart from build/check-series, so that the tests neither wait for a
+# real check nor overwrite its tree and log.
+CHECK_DIR = BUILD / "check-series-tests"
+PLACEHOLDER = "blkscale developers <blkscale@localhost>"
+SUBJECT = re.compile(r"^Subject: \[((?:RFC )?PATCH(?: v(\d+))?) (\d+)/(\d+)\] ",
+                     re.M)
 
-pytestmark = pytest.mark.skipif(
+needs_tree = pytest.mark.skipif(
     not (BUILD / "linux" / "scripts" / "checkpatch.pl").exists(),
     reason="no pristine tree (make kernel)")
 
@@ -32,17 +45,60 @@ def series_names():
     return [n for n in names if n]
 
 
+def prefix_of(path):
+    """The subject prefix of a patch ("RFC PATCH v3") and its version."""
+    m = SUBJECT.search(path.read_text())
+    assert m, f"{path.name}: no [PATCH n/N] subject"
+    return m.group(1), int(m.group(2) or 1)
+
+
+def subject_number(n, total):
+    return f"{n:0{len(str(total))}d}/{total}"
+
+
+def has_changelog(text):
+    below = text.split("\n---\n", 1)[1].split("\ndiff --git ", 1)[0]
+    return re.search(r"^\s*(v\d+.*:|Changes (since|in|from) v\d+)", below,
+                     re.M) is not None
+
+
+def make_checkable(dest):
+    """Give the copy what check-series wants of any version: the cover
+    letter declares the first patch's prefix and the series' length and
+    has a base-commit, and from v2 on every patch has a changelog."""
+    names = series_names()
+    total = len(names)
+    prefix, version = prefix_of(dest / names[0])
+    cover = dest / "0000-cover-letter.patch"
+    text = re.sub(r"^Subject: \[[^]]*\] ",
+                  f"Subject: [{prefix} {subject_number(0, total)}] ",
+                  cover.read_text(), count=1, flags=re.M)
+    if not re.search(r"^base-commit: [0-9a-f]{40}$", text, re.M):
+        text = text.rstrip("\n") + "\n\nbase-commit: " + "0" * 40 + "\n"
+    cover.write_text(text)
+    if version >= 2:
+        for name in names:
+            path = dest / name
+            text = path.read_text()
+            if not has_changelog(text):
+                text = text.replace("\n---\n",
+                                    f"\n---\nv{version}: (test copy)\n\n", 1)
+                path.write_text(text)
+
+
 @pytest.fixture
 def copy(tmp_path):
-    """A copy of kernel/patches with the cover letter."""
+    """A checkable copy of kernel/patches with the cover letter."""
     dest = tmp_path / "patches"
     shutil.copytree(PATCHES, dest)
+    make_checkable(dest)
     return dest
 
 
 def check(patches, **extra):
     env = dict(os.environ, CHECK_SERIES_PATCHES=str(patches),
-               CHECK_SERIES_BUILD="0", **extra)
+               CHECK_SERIES_BUILD="0", CHECK_SERIES_DIR=str(CHECK_DIR))
+    env.update(extra)
     out = subprocess.run([str(SCRIPT)], capture_output=True, text=True,
                          env=env, timeout=900)
     return out.returncode, out.stdout + out.stderr
@@ -54,14 +110,43 @@ def edit(path, old, new, count=1):
     path.write_text(text.replace(old, new, count))
 
 
+def add_null_comparison(patches):
+    """Write an added "if (!p)" of some patch as "if (p == NULL)", which
+    checkpatch --strict flags with a CHECK; the patch and the message."""
+    for name in series_names():
+        path = patches / name
+        text, done = re.subn(r"^\+(\t+)if \(!(\w+)\)$", r"+\1if (\2 == NULL)",
+                             path.read_text(), count=1, flags=re.M)
+        if done:
+            path.write_text(text)
+            var = re.search(r"^\+\t+if \((\w+) == NULL\)$", text, re.M)[1]
+            return name, f'Comparison to NULL could be written "!{var}"'
+    pytest.skip("no added 'if (!x)' in the series to turn into a CHECK")
+
+
+def subject_prefix(path):
+    """The "[RFC PATCH v3 01/10]" of a patch, as written."""
+    m = re.search(r"^Subject: (\[[^]]*\])", path.read_text(), re.M)
+    return m.group(1)
+
+
+@needs_tree
 def test_series_passes_the_format_checks(copy):
     rc, out = check(copy)
     assert rc == 0, out
-    n = len(series_names())
-    assert f"[PATCH 0/{n}]" in out
-    for name in series_names():
+    names = series_names()
+    prefix, _ = prefix_of(copy / names[0])
+    assert f"[{prefix} {subject_number(0, len(names))}], base-commit" in out
+    for name in names:
         assert re.search(rf"ok +{re.escape(name)}: applies, format and "
                          r"checkpatch --strict clean", out), out
+    # The committed placeholder identity is what check-series accepts.
+    assert f"From: {PLACEHOLDER}" in (copy / names[0]).read_text()
+    # The log: the whole output, headed by what was checked.
+    log = (CHECK_DIR / "check-series.log").read_text()
+    for head in ("date", "base", "cover", "base-commit", "patches", "config"):
+        assert re.search(rf"^  {head} +\S", log, re.M), log
+    assert f"ok     {names[-1]}" in log and "all pass" in log, log
 
 
 def break_context(path):
@@ -74,21 +159,23 @@ def break_context(path):
     path.write_text("\n".join(lines))
 
 
+@needs_tree
 def test_each_format_problem_fails(copy):
     """One run, a different problem in each place it can be."""
     names = series_names()
     n = len(names)
-    edit(copy / names[0], f"[PATCH 1/{n}]", f"[PATCH 1/{n + 1}]")
+    first = subject_prefix(copy / names[0])
+    wrong = first.replace(f"/{n}]", f"/{n + 1}]")
+    edit(copy / names[0], first, wrong)
     edit(copy / names[1], "Signed-off-by:", "Reviewed-by:")
     # an added line that checkpatch --strict flags with a CHECK
-    edit(copy / names[1], "+\tif (!p)\n+\t\treturn -ENOMEM;",
-         "+\tif (p == NULL)\n+\t\treturn -ENOMEM;")
+    add_null_comparison(copy)
     break_context(copy / names[2])
     (copy / "0000-cover-letter.patch").unlink()
     rc, out = check(copy)
     assert rc != 0
     assert "0000-cover-letter.patch: no such file" in out, out
-    assert f'subject is not "[PATCH 1/{n}] ..."' in out, out
+    assert f'subject is not "{first} ..."' in out, out
     assert "no Signed-off-by" in out, out
     assert "Comparison to NULL" in out and "not named in the cover letter" \
         in out, out
@@ -97,19 +184,84 @@ def test_each_format_problem_fails(copy):
         assert "not applied: an earlier patch does not apply" in out, out
 
 
+def drop_changelog(path):
+    """Take the lines between "---" and the diffstat out."""
+    text = path.read_text()
+    head, rest = text.split("\n---\n", 1)
+    stat = re.search(r"^ \S.* \| +\d+", rest, re.M)
+    path.write_text(head + "\n---\n" + rest[stat.start():])
+
+
+@needs_tree
+def test_cover_letter_declares_prefix_and_base(copy):
+    """A prefix other than the cover letter's, no base-commit, no
+    per-patch changelog in a v2+ series: each fails, saying what is
+    expected."""
+    names = series_names()
+    n = len(names)
+    prefix, version = prefix_of(copy / names[0])
+    cover = copy / "0000-cover-letter.patch"
+    cover.write_text(re.sub(r"^base-commit: .*\n", "", cover.read_text(),
+                            flags=re.M))
+    # the second patch drops the RFC, or the version when there is no RFC
+    other = prefix.replace("RFC ", "") if "RFC" in prefix else "RFC " + prefix
+    edit(copy / names[1], f"[{prefix} {subject_number(2, n)}]",
+         f"[{other} {subject_number(2, n)}]")
+    if version < 2:
+        # a first version needs no changelog: make the series a v2
+        for name in ["0000-cover-letter.patch"] + names:
+            text = (copy / name).read_text()
+            (copy / name).write_text(
+                text.replace(f"[{prefix} ", f"[{prefix} v2 ", 1)
+                .replace("\n---\n", "\n---\nv2: (test copy)\n\n", 1)
+                if name != "0000-cover-letter.patch" else
+                text.replace(f"[{prefix} ", f"[{prefix} v2 ", 1))
+        prefix, version = prefix + " v2", 2
+        edit(copy / names[1], f"[{other} {subject_number(2, n)}]",
+             f"[{other} v2 {subject_number(2, n)}]")
+        other += " v2"
+    drop_changelog(copy / names[2])
+    rc, out = check(copy)
+    assert rc != 0
+    assert 'no "base-commit: <40-hex commit>" line' in out, out
+    assert (f'subject prefix "[{other} ...]" is not the cover letter\'s '
+            f'"[{prefix} {subject_number(0, n)}]": expected '
+            f'"[{prefix} {subject_number(2, n)}] ..."') in out, out
+    assert (f'no changelog below "---": a v{version} patch says what '
+            f'changed since v{version - 1}') in out, out
+    # the others pass
+    assert re.search(rf"ok +{re.escape(names[3])}: applies", out), out
+
+
+@needs_tree
+def test_a_first_version_needs_no_changelog(copy):
+    """[PATCH n/N] without a version: no changelog asked for."""
+    names = series_names()
+    n = len(names)
+    for name in ["0000-cover-letter.patch"] + names:
+        path = copy / name
+        text = re.sub(r"^Subject: \[[^]]*?(\d+/\d+)\]", r"Subject: [PATCH \1]",
+                      path.read_text(), count=1, flags=re.M)
+        path.write_text(text)
+        if name != "0000-cover-letter.patch":
+            drop_changelog(path)
+    rc, out = check(copy)
+    assert rc == 0, out
+    assert f"[PATCH {subject_number(0, n)}], base-commit" in out, out
+
+
+@needs_tree
 def test_check_named_in_the_cover_letter_passes(copy):
-    target = copy / series_names()[1]
-    edit(target, "+\tif (!p)\n+\t\treturn -ENOMEM;",
-         "+\tif (p == NULL)\n+\t\treturn -ENOMEM;")
+    _, message = add_null_comparison(copy)
     # the cover letter says why the CHECK is kept
-    message = 'Comparison to NULL could be written "!p"'
-    edit(copy / "0000-cover-letter.patch", "blkscale developers (",
-         f"checkpatch: {message}: kept, as in the lines around.\n\n"
-         "blkscale developers (")
+    edit(copy / "0000-cover-letter.patch", "\nbase-commit:",
+         f"\ncheckpatch: {message}: kept, as in the lines around.\n\n"
+         "base-commit:")
     rc, out = check(copy)
     assert rc == 0, out
 
 
+@needs_tree
 def test_resume_only_on_the_patches_checked_before(copy):
     """CHECK_SERIES_FROM=N takes patches 1..N-1 from the check tree only
     if they are the commits an earlier check made of them."""
@@ -127,8 +279,9 @@ def test_resume_only_on_the_patches_checked_before(copy):
     # Patch 2's code changes: what the tree holds is no longer patch 2.
     second = copy / names[1]
     lines = second.read_text().split("\n")
-    i = next(i for i, line in enumerate(lines) if line.startswith("+ *"))
-    lines[i] += " (changed)"
+    i = next(i for i, line in enumerate(lines)
+             if line.startswith("+") and line.endswith(";"))
+    lines[i] += " /* changed */"
     second.write_text("\n".join(lines))
     rc, out = check(copy, CHECK_SERIES_FROM="3")
     assert rc != 0
@@ -136,3 +289,87 @@ def test_resume_only_on_the_patches_checked_before(copy):
         "as it is now (run the whole check)" in out, out
     rc, out = check(copy, CHECK_SERIES_FROM=str(len(names) + 1))
     assert rc != 0 and "not a patch number from 1 to" in out, out
+
+
+@needs_tree
+def test_unknown_configuration_is_refused(copy):
+    rc, out = check(copy, CHECK_SERIES_BUILD="1",
+                    CHECK_SERIES_CONFIGS="x86_64 nosuch")
+    assert rc != 0
+    assert "CHECK_SERIES_CONFIGS: nosuch is not one of: x86_64 noprocfs " \
+        "nolegacy i386 w1 sparse" in out, out
+
+
+# --- format-series ----------------------------------------------------------
+
+def format_series(patches, out, name, email):
+    """format-series.sh on PATCHES into OUT with the git identity NAME
+    <EMAIL>, given at the highest precedence git knows (the environment)."""
+    env = dict(os.environ, FORMAT_SERIES_PATCHES=str(patches),
+               FORMAT_SERIES_OUT=str(out), GIT_CONFIG_COUNT="2",
+               GIT_CONFIG_KEY_0="user.name", GIT_CONFIG_VALUE_0=name,
+               GIT_CONFIG_KEY_1="user.email", GIT_CONFIG_VALUE_1=email)
+    res = subprocess.run([str(FORMAT)], capture_output=True, text=True,
+                         env=env, timeout=60)
+    return res.returncode, res.stdout, res.stderr
+
+
+@pytest.fixture
+def raw_copy(tmp_path):
+    dest = tmp_path / "patches"
+    shutil.copytree(PATCHES, dest)
+    return dest
+
+
+def test_format_series_writes_the_senders_identity(raw_copy, tmp_path):
+    out = tmp_path / "out"
+    who = "Ada Lovelace <ada@example.org>"
+    rc, stdout, stderr = format_series(raw_copy, out, "Ada Lovelace",
+                                       "ada@example.org")
+    assert rc == 0, stderr
+    names = series_names()
+    files = sorted(p.name for p in out.iterdir())
+    assert files == sorted(["0000-cover-letter.patch"] + names)
+    for name in files:
+        before = (raw_copy / name).read_text().split("\n")
+        after = (out / name).read_text().split("\n")
+        assert len(before) == len(after)
+        assert PLACEHOLDER not in "\n".join(after)
+        assert f"From: {who}" in after
+        if name != "0000-cover-letter.patch":
+            assert f"Signed-off-by: {who}" in after
+        # only the lines that name the author change
+        for b, a in zip(before, after):
+            if b != a:
+                assert b in (f"From: {PLACEHOLDER}",
+                             f"Signed-off-by: {PLACEHOLDER}") or \
+                    re.match(r"blkscale developers \(\d+\):$", b), (b, a)
+    assert "git send-email" in stdout
+
+
+@pytest.mark.parametrize("name,email,why", [
+    ("", "", "no git identity"),
+    ("Ada Lovelace", "", "no git identity"),
+    ("blkscale developers", "blkscale@localhost", "is the series' placeholder"),
+    ("Ada Lovelace", "blkscale@localhost", "is the series' placeholder"),
+])
+def test_format_series_refuses_without_a_senders_identity(
+        raw_copy, tmp_path, name, email, why):
+    out = tmp_path / "out"
+    rc, stdout, stderr = format_series(raw_copy, out, name, email)
+    assert rc != 0
+    assert why in stderr and len(stderr.strip().split("\n")) == 1, stderr
+    assert not out.exists()
+
+
+def test_format_series_refuses_a_placeholder_it_cannot_replace(
+        raw_copy, tmp_path):
+    name = series_names()[0]
+    edit(raw_copy / name, f"Signed-off-by: {PLACEHOLDER}",
+         f"Co-developed-by: {PLACEHOLDER}\nSigned-off-by: {PLACEHOLDER}")
+    out = tmp_path / "out"
+    rc, stdout, stderr = format_series(raw_copy, out, "Ada Lovelace",
+                                       "ada@example.org")
+    assert rc != 0
+    assert f"remains in {name}" in stderr, stderr
+    assert not out.exists()
