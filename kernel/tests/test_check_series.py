@@ -300,6 +300,69 @@ def test_unknown_configuration_is_refused(copy):
         "nolegacy i386 w1 sparse" in out, out
 
 
+# A kernel build, so only when asked (CHECK_SERIES_BUILD_TESTS=1): one
+# patch that adds a function without a prototype, which only W=1 warns of.
+BUILD_TESTS = pytest.mark.skipif(
+    os.environ.get("CHECK_SERIES_BUILD_TESTS") != "1",
+    reason="compiles kernel files (CHECK_SERIES_BUILD_TESTS=1)")
+
+
+def one_patch_series(dest, path, added):
+    """DEST/ holding a series of one patch that appends ADDED to PATH of
+    the pristine tree, with its cover letter."""
+    dest.mkdir()
+    pristine = BUILD / "linux" / path
+    changed = dest / "changed.c"
+    changed.write_text(pristine.read_text() + added)
+    diff = subprocess.run(["git", "diff", "--no-index", str(pristine),
+                           str(changed)], capture_output=True, text=True).stdout
+    changed.unlink()
+    diff = re.sub(r"^(diff --git|---|\+\+\+) .*$",
+                  lambda m: {"diff --git": f"diff --git a/{path} b/{path}",
+                             "---": f"--- a/{path}",
+                             "+++": f"+++ b/{path}"}[m[1]],
+                  diff, flags=re.M)
+    diff = re.sub(r"^index .*\n", "", diff, flags=re.M)
+    plus = len(re.findall(r"^\+(?!\+\+ )", diff, re.M))
+    head = ("From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001\n"
+            f"From: {PLACEHOLDER}\nDate: Fri, 4 Dec 2026 00:00:00 +0000\n")
+    (dest / "0000-cover-letter.patch").write_text(
+        head + "Subject: [PATCH 0/1] test: a function without a prototype\n\n"
+        "A test of check-series.\n\nbase-commit: " + "0" * 40 + "\n")
+    (dest / "0001-test.patch").write_text(
+        head + "Subject: [PATCH 1/1] test: add a function without a prototype\n\n"
+        "Only W=1 warns of it.\n\n"
+        f"Signed-off-by: {PLACEHOLDER}\n---\n"
+        f" {path} | {plus} {'+' * plus}\n"
+        f" 1 file changed, {plus} insertions(+)\n\n" + diff +
+        "-- \n2.39.5\n")
+    (dest / "series").write_text("0001-test.patch\n")
+
+
+@needs_tree
+@BUILD_TESTS
+def test_w1_fails_on_a_warning_new_against_base(tmp_path):
+    """The patch's file compiles in every configuration asked for; W=1
+    fails on the new warning only, not on those block/genhd.c gives at
+    base."""
+    patches = tmp_path / "patches"
+    one_patch_series(patches, "block/genhd.c",
+                     "\nint check_series_w1_test(void)\n{\n\treturn 0;\n}\n")
+    env = dict(os.environ, CHECK_SERIES_PATCHES=str(patches),
+               CHECK_SERIES_DIR=str(CHECK_DIR),
+               CHECK_SERIES_CONFIGS="noprocfs w1")
+    res = subprocess.run(["flock", "/tmp/blkscale-cpu.lock", str(SCRIPT)],
+                         capture_output=True, text=True, env=env, timeout=3600)
+    out = res.stdout + res.stderr
+    assert res.returncode != 0, out
+    assert re.search(r"ok +base: w1: configured, prepared", out), out
+    assert re.search(r"noprocfs +ok +block/genhd.o compile, no warning new "
+                     r"against base", out), out
+    assert re.search(r"w1 +FAIL +1 new warning\(s\) against base, first: "
+                     r"block/genhd.c: warning: no previous prototype for "
+                     r"'check_series_w1_test'", out), out
+
+
 # --- format-series ----------------------------------------------------------
 
 def format_series(patches, out, name, email):
