@@ -1,8 +1,5 @@
-"""The bench subcommands of blkscale: bench, nightly, baseline.
-
-COMMANDS: the name of each (its module here) and its --help paragraph;
-the blkscale command (blkscale_cli) lists them with the others.
-"""
+"""The bench subcommands of blkscale, a module each, with their --help
+paragraphs (launcher/README.md, Adding a subcommand)."""
 
 COMMANDS = {
     "baseline": "Write bench/baselines/<variant>.json from a finished sweep "

@@ -1,8 +1,4 @@
-"""The report subcommand of blkscale.
-
-COMMANDS: the name of each (its module here) and its --help paragraph;
-the blkscale command (blkscale_cli) lists them with the others.
-"""
+"""The report subcommand of blkscale (report.py) and its --help."""
 
 COMMANDS = {
     "report": "Write RUN_DIR/report/: index.html, report.md and PNG plots "
