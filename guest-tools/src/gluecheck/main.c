@@ -20,6 +20,7 @@ static struct {
 	const char *log;
 	const char *kmemleak;
 	bool no_sysfs;
+	bool json;
 } cfg = {
 	.sysfs = "/sys",
 };
@@ -31,6 +32,7 @@ static const struct opt options[] = {
 		"a kernel log (dmesg) to search for splats"),
 	OPT_STR("kmemleak", 'k', &cfg.kmemleak, "FILE",
 		"kmemleak's report after a scan"),
+	OPT_BOOL("json", 'j', &cfg.json, "print one JSON document"),
 	OPT_END,
 };
 
@@ -91,6 +93,14 @@ int main(int argc, char **argv)
 		report_error(&rep, "%zu problems, the first in the %s: %s",
 			     problems, first->area, first->kept[0]);
 
+	if (!cfg.json) {
+		printf("gluecheck: %zu SCSI devices, %zu glue directories, %zu log lines, %zu kmemleak reports: %zu problems\n",
+		       gs.scsi_devices, gs.glue_dirs, ks.lines, leaks, problems);
+		for (i = 0; i < ARRAY_SIZE(all); i++)
+			for (size_t k = 0; k < all[i]->count && k < FINDINGS_KEPT; k++)
+				printf("  %s: %s\n", all[i]->area, all[i]->kept[k]);
+		return first ? 1 : 0;
+	}
 	json_init(&j, stdout);
 	report_json_begin(&rep, &j);
 	json_object_begin(&j, "sysfs");

@@ -221,7 +221,7 @@ static int run(const char *extra)
 	int status;
 
 	path_of(errpath, "stderr");
-	snprintf(cmd, sizeof(cmd), "'%s' --sysfs-root %s/sys %s 2>%s", tool,
+	snprintf(cmd, sizeof(cmd), "'%s' --json --sysfs-root %s/sys %s 2>%s", tool,
 		 root, extra ? extra : "", errpath);
 	p = popen(cmd, "r");
 	assert_non_null(p);
