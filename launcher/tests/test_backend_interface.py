@@ -1,12 +1,17 @@
 """Machine (QEMU) and Domain (libvirt) provide the one interface a session
-watches them through (machine/backend.py)."""
+watches them through, QemuBackend and LibvirtBackend the one a run starts
+them through (machine/backend.py: Backend, Starter)."""
 
 import inspect
 
 import pytest
 
+from blkscale import backends
+from blkscale.errors import UsageError
+from blkscale.libvirt.backend import LibvirtBackend
 from blkscale.libvirt.domain import Domain
-from blkscale.machine.backend import Backend
+from blkscale.machine.backend import Backend, Starter
+from blkscale.qemu.backend import QemuBackend
 from blkscale.qemu.machine import Machine
 
 
@@ -15,8 +20,8 @@ def interface(cls):
             if not name.startswith("_") or name in ("__enter__", "__exit__")}
 
 
-def missing(cls, attrs):
-    names = interface(Backend) | set(Backend.__annotations__)
+def missing(cls, attrs, protocol=Backend):
+    names = interface(protocol) | set(protocol.__annotations__)
     return sorted(n for n in names if n not in interface(cls)
                   and n not in attrs)
 
@@ -36,3 +41,20 @@ def test_a_missing_method_is_seen():
         def launch(self, timeout, tick=None):
             return 0.0
     assert "shutdown" in missing(Half, {})
+
+
+@pytest.mark.parametrize("cls, instance", [
+    (QemuBackend, lambda: QemuBackend("qemu-system-x86_64")),
+    (LibvirtBackend, lambda: LibvirtBackend("test:///default"))])
+def test_starters_provide_the_interface(cls, instance):
+    assert missing(cls, vars(cls) | vars(instance()), Starter) == []
+
+
+def test_the_backend_is_chosen_by_name():
+    assert backends.chosen("qemu", "q").name == "qemu"
+    libvirt = backends.chosen("libvirt", "q", "qemu+ssh://h/system")
+    assert (libvirt.name, libvirt.staging) == ("libvirt", "volumes")
+    assert [backends.chosen(n, "q").name for n in backends.NAMES] == \
+        list(backends.NAMES)
+    with pytest.raises(UsageError, match="--staging: needs --backend libvirt"):
+        backends.chosen("qemu", "q", staging="volumes")

@@ -249,12 +249,12 @@ def test_qemu_takes_scsi_disks_over_qmp(tmp_path, monkeypatch):
 
 def test_libvirt_refuses_exactly_the_big_shipped_topologies():
     from blkscale.errors import TopologyError
-    from blkscale.libvirt.domain import check_whole_command_line
+    from blkscale.libvirt.backend import LibvirtBackend
     from launchertest import LIBVIRT_REFUSED, TOPOLOGIES, shipped_topologies
     refused = []
     for topo in shipped_topologies():
         try:
-            check_whole_command_line(commands.prepare(
+            LibvirtBackend().check(commands.prepare(
                 TOPOLOGIES / f"{topo}.toml"))
         except TopologyError:
             refused.append(topo)

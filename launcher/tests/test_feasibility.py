@@ -1,11 +1,13 @@
 """Resource checks before booting: targets, PCI, vectors, I/O, fds, memory."""
 
+import dataclasses
 import resource
 
 import pytest
 
 from blkscale import commands
 from blkscale.errors import TopologyError
+from blkscale.qemu.backend import QemuBackend
 from blkscale.topology import resources
 from launchertest import run_cli
 
@@ -119,10 +121,22 @@ def test_fd_limit_refuses_file_backed_disks(backing, tmp_path, fake_env):
 def test_argv_size_is_checked(tmp_path):
     text = ('[guest]\nmemory_mib = 8192\n[[virtio_scsi]]\nid = "s"\n'
             'controllers = {n}\ntargets = 250\nluns = 1\n')
-    p = prepare(tmp_path, text.format(n=20))
-    assert 0 < p.resources.argv_bytes < p.resources.argv_limit
+    small = QemuBackend().check(prepare(tmp_path, text.format(n=20)))
+    assert 0 < small.argv_bytes < small.limit
     # 15000 disks pass the default ARG_MAX: QEMU's stack rlimit is raised
     # (test_disk_method.py has the methods and their refusals).
-    big = prepare(tmp_path, text.format(n=60))
-    assert big.resources.argv_full_bytes > p.resources.argv_limit
-    assert big.resources.disk_method == "stack"
+    big = QemuBackend().check(prepare(tmp_path, text.format(n=60)))
+    assert big.full_bytes > small.limit
+    assert big.method == "stack"
+
+
+def test_the_start_plan_is_a_record_and_resources_stay_the_plans(tmp_path):
+    """Measuring the command line writes nothing into the topology's
+    Resources; the StartPlan it returns cannot be changed."""
+    p = prepare(tmp_path, '[[virtio_blk]]\nid = "v"\ncount = 4\n')
+    before = vars(p.resources).copy()
+    start = QemuBackend().check(p)
+    assert vars(p.resources) == before
+    assert not any(k.startswith(("argv", "disk_method")) for k in before)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        start.method = "qmp"

@@ -488,20 +488,25 @@ def test_the_pool_goes_beside_the_default_pool(run_files):
 ])
 def test_remote_accelerator_comes_from_the_hosts_libvirt(
         monkeypatch, requested, kvm, expected):
-    from blkscale.commands import run
     from blkscale.errors import UsageError
+    from blkscale.libvirt.backend import LibvirtBackend
 
     def check(uri, mode):
         assert mode == "volumes"
         if kvm is None:
             return {"libvirt_version": None, "problem": "cannot connect: x"}
-        return {"libvirt_version": "9.0.0", "kvm": kvm}
+        return {"libvirt_version": "9.0.0", "kvm": kvm,
+                "qemu_version": "QEMU 7.2.0", "cpu_model": "AMD Zen"}
 
     monkeypatch.setattr(hostcheck, "check", check)
+    backend = LibvirtBackend("qemu+ssh://h/system")
     if isinstance(expected, tuple):
-        assert run._remote_accel(requested, "qemu+ssh://h/system")[:2] == \
-            expected
+        chosen = backend.accelerator(requested, None)
+        assert (chosen.accel, chosen.reason) == expected
+        # results.json describes the host that ran the guest.
+        assert (chosen.qemu_version, chosen.host_cpu) == ("QEMU 7.2.0",
+                                                          "AMD Zen")
     else:
         with pytest.raises(UsageError) as e:
-            run._remote_accel(requested, "qemu+ssh://h/system")
+            backend.accelerator(requested, None)
         assert str(e.value) == expected

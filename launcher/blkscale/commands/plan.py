@@ -6,6 +6,7 @@ from .. import paths
 from ..guestlink import layers, planfiles
 from ..machine import cmdline, diskroom
 from ..machine.guest import kernel_cmdline
+from ..qemu.backend import QemuBackend
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
 from . import prepare
@@ -83,7 +84,8 @@ def _majors(topo):
     return notes
 
 
-def _describe(planned):
+def _describe(planned, start):
+    """The plan as a dict; start: the QEMU backend's StartPlan."""
     topo, layout, res = planned.topo, planned.layout, planned.resources
     names = layout.blk_names()
     groups = []
@@ -129,12 +131,11 @@ def _describe(planned):
         "io_space": {"used": res.io_used, "available": IO_SPACE,
                      "bridges_with_legacy": res.io_bridges},
         "host": {"fds": res.fds, "fd_hard_limit": res.fd_limit,
-                 "argv_bytes": res.argv_bytes, "argv_limit": res.argv_limit,
+                 "argv_bytes": start.argv_bytes, "argv_limit": start.limit,
                  "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB,
-                 "argv_full_bytes": res.argv_full_bytes,
+                 "argv_full_bytes": start.full_bytes,
                  "libvirt_limit": cmdline.arg_max()},
-        "disk_method": {"method": res.disk_method,
-                        "reason": res.disk_method_reason},
+        "disk_method": {"method": start.method, "reason": start.reason},
         "qemu_memory": {"estimate_mib": res.qemu_kib // 1024,
                         "devices_mib": res.qemu_devices_kib // 1024,
                         "host_mib": res.host_kib // 1024},
@@ -280,7 +281,7 @@ def _names(names):
 
 def main(args):
     planned = prepare(args.topology)
-    desc = _describe(planned)
+    desc = _describe(planned, QemuBackend().check(planned))
     if args.json:
         print(json.dumps(desc, indent=1))
     else:

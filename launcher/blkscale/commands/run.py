@@ -7,25 +7,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import paths
+from .. import backends, paths
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..guestlink import layers
-from ..hostfacts import host_cpu
 from ..names import RUN_ID, VARIANT
-from ..libvirt import domain_xml
-from ..libvirt import staging as staging_mod
-from ..libvirt import uri as uri_form
-from ..machine.files import RunFiles
-from ..qemu import accel as accel_mod
-from ..qemu import argv as qargv
-from ..qemu import diskstart, hotplug
 from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
 from ..session.variant import (Options, check_socket_dir, kernel_files,
                                now_iso, run_variant)
 from . import prepare
+from .runflags import add_run_arguments
 
 
 def add_arguments(parser):
@@ -42,19 +35,13 @@ def add_arguments(parser):
     parser.add_argument("--accel", choices=("auto", "tcg", "kvm"),
                         default="auto", help="auto: KVM only if a short "
                         "probe boot under KVM reaches init (default)")
-    parser.add_argument("--backend", choices=("qemu", "libvirt"),
+    parser.add_argument("--backend", choices=backends.NAMES,
                         default="qemu", help="start QEMU directly (default) "
                         "or as a transient libvirt domain")
     parser.add_argument("--libvirt-uri", metavar="URI",
                         default="qemu:///system", help="libvirt connection "
                         "for --backend libvirt (default: qemu:///system, "
                         "started if not running)")
-    parser.add_argument("--staging", choices=("shared", "volumes"),
-                        help="how the run's files reach the libvirt host: "
-                        "shared (its daemon opens this machine's files) or "
-                        "volumes (sent into a storage pool, console and "
-                        "results as streams); default: shared for a daemon "
-                        "on this machine, volumes over the network")
     parser.add_argument("--show-command", action="store_true",
                         help="print the QEMU command line, then run it")
     parser.add_argument("--dry-run", action="store_true",
@@ -62,11 +49,7 @@ def add_arguments(parser):
                              "of the run's temporary directory show as "
                              "@RUNDIR@; --accel auto shows the cached probe "
                              "verdict, or TCG")
-    parser.add_argument("--run-id", metavar="ID",
-                        help="name of the run (default: UTC time and "
-                             "topology name)")
-    parser.add_argument("--results-dir", metavar="DIR",
-                        help="where runs go (default: results/)")
+    add_run_arguments(parser, "topology")
     parser.add_argument("--profile", nargs="?", type=float, const=0.2,
                         default=None, metavar="SECONDS",
                         help="sample the guest kernel's vCPUs over QMP every "
@@ -97,66 +80,15 @@ def _variants(args, topo):
     return list(dict.fromkeys(variants))
 
 
-def _dry_run(planned, variants, args, qemu):
-    """Print the command lines; no probe boot, no file created."""
-    rundir = "@RUNDIR@"
-    requested = args.accel
-    if requested == "auto":
-        # What a real run would use if a probe verdict is cached, else TCG.
-        kernel = paths.kernel_dir(variants[0]) / "bzImage"
-        requested = (accel_mod.cached(qemu, kernel) if kernel.is_file()
-                     else None) or "tcg"
+def _dry_run(planned, variants, args, backend):
+    """Print what each variant would start; no probe boot, no file
+    created."""
+    accel = backend.dry_accel(args.accel,
+                              paths.kernel_dir(variants[0]) / "bzImage")
     for variant in variants:
-        kernel = paths.kernel_dir(variant) / "bzImage"
         print(f"# {variant}")
-        if args.backend == "libvirt":
-            # libvirt wants absolute paths.
-            files = RunFiles.under(kernel, "/" + rundir)
-            mode = args.staging or staging_mod.default_mode(args.libvirt_uri)
-            if mode == "volumes":
-                # The pool's directory and the kernel's digest are the
-                # host's and the kernel's: placeholders here.
-                files = staging_mod.host_files(
-                    files, "/@POOL@", domain_xml.domain_name(planned.topo, variant),
-                    staging_mod.kernel_volume("@SHA256@"))
-            print(domain_xml.domain_xml(planned, files, variant, requested,
-                                        staging=mode), end="")
-            continue
-        files = RunFiles.under(kernel, rundir)
-        argv = qargv.build_argv(planned, files, variant, requested, qemu)
-        # What runs: past ARG_MAX some disks go over QMP (qemu/diskstart.py).
-        start = diskstart.choose(argv)
-        print(qargv.shell_command(start.argv))
-        if start.commands:
-            print(hotplug.shown(start.commands))
+        print(backend.render(planned, variant, accel), end="")
     return 0
-
-
-def _libvirt_ready(uri):
-    """python3-libvirt importable and a libvirtd serving uri (started if it
-    is the local system daemon), before anything else starts."""
-    from ..libvirt import daemon, domain
-    if domain.libvirt is None:
-        raise UsageError("--backend libvirt: python3-libvirt is not "
-                         "installed (apt-get install python3-libvirt)")
-    daemon.ensure(uri)
-
-
-def _remote_accel(requested, uri):
-    """(accelerator, reason, the host's facts) for a host over the
-    network, from what its libvirt offers (this machine's /dev/kvm and
-    probe say nothing of it)."""
-    from ..libvirt import hostcheck
-    facts = hostcheck.check(uri, "volumes")
-    if facts["libvirt_version"] is None:
-        raise UsageError(f"--libvirt-uri: {uri}: {facts['problem']}")
-    if requested == "kvm" and not facts["kvm"]:
-        raise UsageError(f"--accel kvm: {uri} offers no KVM domain type")
-    if requested != "auto":
-        return requested, "requested", facts
-    if facts["kvm"]:
-        return "kvm", f"libvirt on {uri} offers KVM", facts
-    return "tcg", f"libvirt on {uri} offers no KVM", facts
 
 
 def _kernel_nr_cpus(variant):
@@ -183,9 +115,10 @@ def main(args):
     planned = prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
-    qemu = paths.qemu_binary()
+    backend = backends.chosen(args.backend, paths.qemu_binary(),
+                              args.libvirt_uri, args.staging)
     if args.dry_run:
-        return _dry_run(planned, variants, args, qemu)
+        return _dry_run(planned, variants, args, backend)
 
     # Everything that can be refused is refused before anything starts.
     kernels = {v: kernel_files(v) for v in variants}
@@ -207,53 +140,26 @@ def main(args):
     if run_dir.exists():
         raise UsageError(f"{paths.display(run_dir)}: exists; choose another "
                          "--run-id")
-    if args.staging is not None and args.backend != "libvirt":
-        raise UsageError("--staging: needs --backend libvirt")
-    wrong = staging_mod.mode_problem(
-        args.staging or staging_mod.default_mode(args.libvirt_uri),
-        args.libvirt_uri)
-    if args.backend == "libvirt" and wrong:
-        raise UsageError(f"--staging: {wrong}")
-    if args.profile is not None and args.backend == "libvirt":
-        raise UsageError("--profile: needs the QEMU backend (its QMP monitor)")
     if args.profile is not None and not 0.05 <= args.profile <= 60:
         raise UsageError(f"--profile: {args.profile:g}: use 0.05 to 60 "
                          "seconds")
-    for v in variants if args.profile is not None else ():
-        if not (paths.kernel_dir(v) / "System.map").is_file():
-            raise UsageError(f"{paths.display(paths.kernel_dir(v))}/System.map"
-                             ": missing (make kernel); --profile needs it")
-    if args.backend == "libvirt":
-        from ..libvirt.domain import check_whole_command_line
-        check_whole_command_line(planned)
-        _libvirt_ready(args.libvirt_uri)
+    backend.check(planned, variants, args.profile is not None)
+    backend.ready()
     image_layers = tuple(layers.for_plan(topo))
-    version = accel_mod.qemu_version(qemu)
     progress = Progress(enabled=not args.quiet)
     status = EXIT_INTERRUPTED
     outcomes = []
     started = now_iso()
     try:
         with interruptible():
-            cpu = None
-            if args.backend == "libvirt" and not uri_form.is_local(
-                    args.libvirt_uri):
-                accel, reason, facts = _remote_accel(args.accel,
-                                                     args.libvirt_uri)
-                # results.json describes the host that ran the guest.
-                version = facts["qemu_version"] or version
-                cpu = facts["cpu_model"]
-            else:
-                accel, reason = accel_mod.choose(args.accel, qemu, version,
-                                                 kernels[variants[0]][0],
-                                                 progress)
+            chosen = backend.accelerator(args.accel, kernels[variants[0]][0],
+                                         progress)
+            accel, reason = chosen.accel, chosen.reason
             if accel == "kvm":
                 planned.use_accel(accel)
             _raise_fd_limit(planned.resources.fds)
-            opts = Options(qemu, accel, version, cpu or host_cpu(),
-                           args.show_command, progress, args.backend,
-                           args.libvirt_uri, args.profile or 0.0,
-                           image_layers, args.staging)
+            opts = Options(backend, chosen, args.show_command, progress,
+                           args.profile or 0.0, image_layers)
             for k, variant in repeats.order(variants, args.repeat):
                 where = run_dir / repeats.out_rel(variant, k, args.repeat)
                 outcomes.append((k, run_variant(planned, variant, run_id,

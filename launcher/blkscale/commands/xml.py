@@ -1,9 +1,7 @@
 """blkscale xml TOPO: print the libvirt domain XML of a topology."""
 
-from .. import paths
 from ..errors import UsageError
-from ..libvirt import domain_xml
-from ..machine.files import RunFiles
+from ..libvirt.backend import DRY_RUNDIR, LibvirtBackend
 from ..names import VARIANT
 from . import prepare
 
@@ -15,7 +13,7 @@ def add_arguments(parser):
                              "guest.variants entry)")
     parser.add_argument("--accel", choices=("tcg", "kvm"), default="tcg",
                         help="domain type qemu (TCG, default) or kvm")
-    parser.add_argument("--rundir", metavar="DIR", default="/@RUNDIR@",
+    parser.add_argument("--rundir", metavar="DIR", default=DRY_RUNDIR,
                         help="absolute path shown for the run's temporary "
                              "directory (default: /@RUNDIR@)")
 
@@ -29,6 +27,7 @@ def main(args):
         raise UsageError(f"--rundir: {args.rundir!r}: libvirt needs an "
                          "absolute path")
     rundir = args.rundir.rstrip("/") or "/"
-    files = RunFiles.under(paths.kernel_dir(variant) / "bzImage", rundir)
-    print(domain_xml.domain_xml(planned, files, variant, args.accel), end="")
+    # What a run on this machine's system daemon would start.
+    print(LibvirtBackend().render(planned, variant, args.accel, rundir),
+          end="")
     return 0

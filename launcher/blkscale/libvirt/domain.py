@@ -432,12 +432,21 @@ def _ask(uri, question):
         conn.close()
 
 
+def whole_command_line_bytes(planned):
+    """The shortest QEMU command line of this machine with every disk on
+    it: QEMU's own spelling (qemu/argv.py), shorter than libvirt's."""
+    from ..machine.files import sample_files
+    from ..qemu import argv as qargv
+    return qargv.argv_bytes(qargv.build_argv(
+        planned, sample_files(), "patched", "tcg", "qemu-system-x86_64"))
+
+
 def check_whole_command_line(planned):
     """libvirt starts QEMU with every disk on its command line (it has no
     step between -S and `cont` for us): refuse, before libvirtd is asked
     anything, a topology whose disks pass ARG_MAX even as the QEMU backend
     spells them, which is shorter than libvirt's."""
-    cmdline.check_size(planned.topo, planned.resources.argv_full_bytes,
+    cmdline.check_size(planned.topo, whole_command_line_bytes(planned),
                        cmdline.arg_max(), via="through libvirt ",
                        note=" (the libvirt backend puts every disk there; "
                        "the QEMU backend adds SCSI disks over QMP)")

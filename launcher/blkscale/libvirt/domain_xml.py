@@ -1,8 +1,8 @@
 """The libvirt domain XML of a planned topology, assembled in one place.
 
-Everything comes from the machine model (machine/) and the Layout's disk
-records that qemu/argv.py builds the QEMU command line from: PCI slots,
-bridges, device order, node names and serials, so the guest sees the same
+Everything comes from the machine model's records (machine/model.py)
+that qemu/argv.py spells as the QEMU command line: PCI slots, bridges,
+device order, node names and serials, so the guest sees the same
 machine whichever backend starts it.  libvirt 9.0
 cannot say four things, which go to QEMU through libvirt's QEMU XML
 namespace:
@@ -37,10 +37,10 @@ import json
 import os
 import xml.etree.ElementTree as ET
 
-from ..machine.disks import (blockdev_args, changed_props, controller_id,
-                             device_props, disk_props, global_args,
-                             node_name, shared_props, slice_place, sparse_path)
 from ..errors import TopologyError
+from ..machine import model
+from ..machine.disks import (blockdev_args, changed_props, controller_id,
+                             global_args, node_name, shared_props)
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
 from ..topology.layout import RESULTS_SLOT
 
@@ -95,8 +95,8 @@ class _Builder:
     overrides side by side."""
 
     def __init__(self, planned, files):
-        self.topo, self.layout = planned.topo, planned.layout
-        self.files = files
+        self.layout = planned.layout
+        self.machine = model.build(planned, files)
         self.devices = None
         self.args = []
         self.overrides = []         # (alias, [(name, type, value)])
@@ -110,7 +110,7 @@ class _Builder:
         """libvirt indexes for the bridges it can create, parents first."""
         self.bus_index[id(self.layout.root)] = 0
         n = 0
-        for bus in self.layout.bridges:
+        for bus in (b.bus for b in self.machine.bridges):
             if bus.slot >= 1 and id(bus.parent) in self.bus_index:
                 n += 1
                 self.bus_index[id(bus)] = n
@@ -131,7 +131,8 @@ class _Builder:
 
     def bridges(self):
         self._plan_buses()
-        for bus in self.layout.bridges:
+        for bridge in self.machine.bridges:
+            bus = bridge.bus
             if id(bus) not in self.bus_index:
                 self.args += _device("pci-bridge", id=bus_id(bus),
                                      bus=bus_id(bus.parent),
@@ -147,17 +148,14 @@ class _Builder:
             self._address(ctrl, bus.parent, bus.slot)
             self._override(bus_id(bus), [("shpc", "bool", "false")])
 
-    def _source(self, disk, group, index):
-        if group.backing == "sparse":
-            ET.SubElement(disk, "source",
-                          file=sparse_path(self.files, group, index))
-            return
-        path, offset = slice_place(self.files, group, index)
-        source = ET.SubElement(disk, "source", file=path)
-        slices = ET.SubElement(source, "slices")
-        ET.SubElement(slices, "slice", type="storage",
-                      offset=str(offset),
-                      size=str(group.size_bytes))
+    @staticmethod
+    def _source(disk, blockdev):
+        source = ET.SubElement(disk, "source", file=blockdev.path)
+        if blockdev.backing == "slice":
+            slices = ET.SubElement(source, "slices")
+            ET.SubElement(slices, "slice", type="storage",
+                          offset=str(blockdev.offset),
+                          size=str(blockdev.size))
 
     def _disk(self, record, bus, driver=None):
         group, index = record.group, record.index
@@ -167,9 +165,9 @@ class _Builder:
         disk = ET.SubElement(self.devices, "disk", attrs)
         ET.SubElement(disk, "driver", dict(name="qemu", type="raw",
                                            **(driver or {})))
-        self._source(disk, group, index)
+        self._source(disk, record.blockdev)
         ET.SubElement(disk, "target", dev=record.name, bus=bus)
-        ET.SubElement(disk, "serial").text = disk_props(record)["serial"]
+        ET.SubElement(disk, "serial").text = record.serial
         if group.backing == "slice":
             # Slices of one file: every device writes to it (share-rw=on).
             ET.SubElement(disk, "shareable")
@@ -184,27 +182,27 @@ class _Builder:
     def globals(self):
         """-global for the command-line devices' most common values."""
         self.defaults = shared_props(
-            [d for d in self.layout.devices if self._on_cmdline(d)])
+            [c for c in self.machine.controllers if self._on_cmdline(c)])
         self.args += global_args(self.defaults)
 
-    def _overrides_of(self, dev):
-        props = device_props(dev)
-        return [(qemu, "unsigned", str(props[ours]))
-                for ours, qemu in _OVERRIDES[dev.group.kind].items()]
+    @staticmethod
+    def _overrides_of(dev):
+        return [(qemu, "unsigned", str(dev.settings[ours]))
+                for ours, qemu in _OVERRIDES[dev.kind].items()]
 
     def blk(self, dev):
         record = dev.disks[0]
         if self._native(dev.bus, dev.slot) and dev.group.backing != "null":
             disk = self._disk(record, "virtio",
-                              {"queues": str(dev.num_queues),
-                               "queue_size": str(dev.queue_size)})
+                              {"queues": str(dev.settings["num_queues"]),
+                               "queue_size": str(dev.settings["queue_size"])})
             self._address(disk, dev.bus, dev.slot)
             self._override(disk_alias(dev.group, dev.index),
                            self._overrides_of(dev))
             return
-        self.args += blockdev_args(record, self.files)
+        self.args += blockdev_args(record.blockdev)
         self.args += _device("virtio-blk-pci", bus=bus_id(dev.bus),
-                             addr=f"{dev.slot:#x}", **disk_props(record),
+                             addr=f"{dev.slot:#x}", **dict(record.props),
                              **changed_props(dev, self.defaults))
 
     def scsi(self, dev):
@@ -215,7 +213,8 @@ class _Builder:
             ctrl = ET.SubElement(self.devices, "controller", type="scsi",
                                  index=str(self.scsi_index),
                                  model=_model(group))
-            ET.SubElement(ctrl, "driver", queues=str(dev.num_queues))
+            ET.SubElement(ctrl, "driver",
+                          queues=str(dev.settings["num_queues"]))
             ET.SubElement(ctrl, "alias", name=alias)
             self._address(ctrl, dev.bus, dev.slot)
             self._override(alias, self._overrides_of(dev))
@@ -232,11 +231,11 @@ class _Builder:
                               target=str(record.target),
                               unit=str(record.lun))
                 continue
-            self.args += blockdev_args(record, self.files)
+            self.args += blockdev_args(record.blockdev)
             self.args += _device("scsi-hd", bus=f"{alias}.0",
                                  **{"scsi-id": record.target,
                                     "lun": record.lun},
-                                 **disk_props(record))
+                                 **dict(record.props))
         if native:
             self.scsi_index += 1
 
@@ -321,11 +320,11 @@ def build(planned, files, variant, accel="tcg", name=None, label=None,
     b.args += ["-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off"]
     b.bridges()
     b.globals()
-    for dev in planned.layout.devices:
-        if dev.group.kind == "virtio_blk":
-            b.blk(dev)
+    for ctrl in b.machine.controllers:
+        if ctrl.kind == "virtio_blk":
+            b.blk(ctrl)
         else:
-            b.scsi(dev)
+            b.scsi(ctrl)
     ET.SubElement(b.devices, "memballoon", model="none")
 
     if staging == "shared":

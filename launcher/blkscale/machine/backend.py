@@ -1,11 +1,54 @@
-"""What a session asks of a running machine, stated once.
+"""What the launcher asks of a backend and of a running machine, stated
+once.
 
-qemu/machine.py:Machine (QEMU started directly) and
-libvirt/domain.py:Domain (a transient libvirt domain) both provide it;
-session/variant.py watches either through it alone.
+Starter: qemu/backend.py:QemuBackend and libvirt/backend.py:
+LibvirtBackend, the one object each backend exposes; commands/run.py,
+commands/plan.py, commands/xml.py and session/variant.py use a backend
+through it alone.
+
+Backend: the running machine a Starter makes, qemu/machine.py:Machine
+(QEMU started directly) or libvirt/domain.py:Domain (a transient libvirt
+domain); session/variant.py watches either through it alone.
 """
 
+from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    """The accelerator of a run, why, and the host that runs the guest
+    (results.json records it)."""
+    accel: str                  # tcg or kvm
+    reason: str
+    qemu_version: str
+    host_cpu: str
+
+
+class Starter(Protocol):
+    name: str                   # "qemu" or "libvirt", as results.json says
+
+    def check(self, planned, variants=(), profile=False):
+        """Refuse (TopologyError, UsageError) what this backend cannot
+        start, before anything is started; QEMU's StartPlan or None."""
+
+    def ready(self) -> None:
+        """Make the host ready (a daemon started) or say why not."""
+
+    def accelerator(self, requested, kernel, progress=None) -> Accelerator:
+        ...
+
+    def dry_accel(self, requested, kernel) -> str:
+        """The accelerator --dry-run shows: no probe boot."""
+
+    def render(self, planned, variant, accel) -> str:
+        """What --dry-run prints for one variant."""
+
+    def machine(self, planned, files, variant, accel, tmp) -> "Backend":
+        """The configured running machine of one run, not yet launched."""
+
+    def profiler(self, variant, interval_s):
+        """The guest profiler of --profile, if the backend has one."""
 
 
 class Backend(Protocol):

@@ -98,15 +98,16 @@ def device_props(dev):
             "disable_legacy": _onoff(dev.group.disable_legacy)}
 
 
-def shared_props(devices):
-    """The most common value of each property, per device type."""
+def shared_props(controllers):
+    """The most common value of each property, per device type, among
+    machine/model.py Controller records."""
     chosen = {}
     for kind, (qtype, names) in DEVICE_PROPS.items():
-        of_kind = [d for d in devices if d.group.kind == kind]
+        of_kind = [c for c in controllers if c.kind == kind]
         if not of_kind:
             continue
         for prop in names:
-            counts = Counter(device_props(d)[prop] for d in of_kind)
+            counts = Counter(c.settings[prop] for c in of_kind)
             chosen[(kind, prop)] = counts.most_common(1)[0][0]
     return chosen
 
@@ -120,34 +121,32 @@ def global_args(defaults):
     return args
 
 
-def changed_props(dev, defaults):
+def changed_props(controller, defaults):
     """QEMU property -> value of what differs from the -global defaults."""
-    names = DEVICE_PROPS[dev.group.kind][1]
-    return {names[p]: v for p, v in device_props(dev).items()
-            if defaults[(dev.group.kind, p)] != v}
+    names = DEVICE_PROPS[controller.kind][1]
+    return {names[p]: v for p, v in controller.settings.items()
+            if defaults[(controller.kind, p)] != v}
 
 
-def blockdev_args(disk, files):
-    """-blockdev arguments for one disk.
+def blockdev_args(blockdev):
+    """-blockdev arguments for one disk's block node (machine/model.py).
 
     A slice gets a file node of its own on the group's file: with one node
     shared by every slice, each new parent re-checks the permissions of all
     the others, and 2000 slices took 174 s to start instead of 1.4 s.
     """
-    group, index = disk.group, disk.index
-    node = node_name(group, index)
-    if group.backing == "null":
+    node = blockdev.node
+    if blockdev.backing == "null":
         return ["-blockdev", f"driver=null-co,node-name={node},"
-                f"read-zeroes=on,size={group.size_bytes}"]
-    if group.backing == "sparse":
+                f"read-zeroes=on,size={blockdev.size}"]
+    if blockdev.backing == "sparse":
         return ["-blockdev", f"driver=file,node-name={node},"
-                f"filename={opt_value(sparse_path(files, group, index))}"]
-    path, offset = slice_place(files, group, index)
-    return ["-blockdev", f"driver=file,node-name=f-{node},"
-            f"filename={opt_value(path)}",
+                f"filename={opt_value(blockdev.path)}"]
+    return ["-blockdev", f"driver=file,node-name={blockdev.file_node},"
+            f"filename={opt_value(blockdev.path)}",
             "-blockdev", f"driver=raw,node-name={node},"
-            f"file=f-{node},offset={offset},"
-            f"size={group.size_bytes}"]
+            f"file={blockdev.file_node},offset={blockdev.offset},"
+            f"size={blockdev.size}"]
 
 
 def disk_props(disk):

@@ -5,15 +5,16 @@ in the number of drives (DESIGN.md: 4000 -drive disks take 7.5 minutes to
 start, 2.3 s with -blockdev).  Properties shared by most devices of a type
 go into -global so that thousands of disks stay well below ARG_MAX;
 beyond it the SCSI disks go over QMP instead (qemu/diskstart.py).
-Everything the command line says comes from the machine model
-(machine/) and the layout's disk records.
+Everything the command line says comes from the machine model's records
+(machine/model.py); this file only spells them.
 """
 
 import shlex
 
+from ..machine import model
 from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
-                             controller_id, disk_props, global_args,
-                             opt_value, shared_props)
+                             controller_id, global_args, opt_value,
+                             shared_props)
 from ..machine.files import sample_files
 from ..machine.guest import (RESULTS_PORT, console_kind, firmware_rom,
                              kernel_cmdline)
@@ -50,7 +51,7 @@ def scsi_bus_path(bus, ctrl):
 
 def build_argv(planned, files, variant, accel, qemu):
     """The complete QEMU argv for one variant of a planned topology."""
-    topo, layout = planned.topo, planned.layout
+    topo = planned.topo
     argv = [qemu, "-name", f"blkscale-{topo.name}-{variant},debug-threads=on",
             "-machine", "pc"]
     if accel == "kvm":
@@ -87,32 +88,33 @@ def build_argv(planned, files, variant, accel, qemu):
         argv += ["-device", "virtconsole,bus=results-bus.0,chardev=console,"
                  "nr=0"]
 
-    defaults = shared_props(layout.devices)
+    machine = model.build(planned, files)
+    defaults = shared_props(machine.controllers)
     argv += global_args(defaults)
 
-    for bus in layout.bridges:
-        argv += ["-device", f"pci-bridge,id={bus.qemu_id},"
-                 f"bus={bus.parent.qemu_id},addr={bus.slot:#x},"
-                 f"chassis_nr={bus.chassis},shpc=off"]
+    for bridge in machine.bridges:
+        argv += ["-device", f"pci-bridge,id={bridge.bus.qemu_id},"
+                 f"bus={bridge.parent.qemu_id},addr={bridge.slot:#x},"
+                 f"chassis_nr={bridge.chassis},shpc=off"]
 
-    for dev in layout.devices:
-        qtype = DEVICE_PROPS[dev.group.kind][0]
-        props = _props(changed_props(dev, defaults))
-        place = f"bus={dev.bus.qemu_id},addr={dev.slot:#x}"
-        if dev.group.kind == "virtio_blk":
-            disk = dev.disks[0]
-            argv += blockdev_args(disk, files)
+    for ctrl in machine.controllers:
+        qtype = DEVICE_PROPS[ctrl.kind][0]
+        props = _props(changed_props(ctrl, defaults))
+        place = f"bus={ctrl.bus.qemu_id},addr={ctrl.slot:#x}"
+        if ctrl.kind == "virtio_blk":
+            disk = ctrl.disks[0]
+            argv += blockdev_args(disk.blockdev)
             argv += ["-device", f"{qtype},{place}"
-                     f"{_props(disk_props(disk))}{props}"]
+                     f"{_props(dict(disk.props))}{props}"]
             continue
-        ctrl = controller_id(dev.group, dev.index)
-        argv += ["-device", f"{qtype},id={ctrl},{place}{props}"]
-        scsi_bus = scsi_bus_path(dev.bus, ctrl)
-        for disk in dev.disks:
-            argv += blockdev_args(disk, files)
+        ctrl_id = controller_id(ctrl.group, ctrl.index)
+        argv += ["-device", f"{qtype},id={ctrl_id},{place}{props}"]
+        scsi_bus = scsi_bus_path(ctrl.bus, ctrl_id)
+        for disk in ctrl.disks:
+            argv += blockdev_args(disk.blockdev)
             argv += ["-device", f"scsi-hd,bus={scsi_bus},"
                      f"scsi-id={disk.target},"
-                     f"lun={disk.lun}{_props(disk_props(disk))}"]
+                     f"lun={disk.lun}{_props(dict(disk.props))}"]
     return argv
 
 
@@ -120,20 +122,17 @@ def build_argv(planned, files, variant, accel, qemu):
 argv_bytes = diskstart.argv_bytes
 
 
+def start_plan(planned, files, variant, accel, qemu):
+    """How QEMU gets the disks of this machine (qemu/diskstart.py)."""
+    return diskstart.choose(build_argv(planned, files, variant, accel, qemu))
+
+
 def check_size(planned):
-    """Choose how QEMU gets its disks (qemu/diskstart.py) and refuse a
-    topology that no way can start; the choice, the sizes and the limit go
-    into planned.resources for `blkscale plan`."""
+    """The StartPlan a run of the planned topology would have (with paths
+    as long as a real run's); TopologyError when no way can start it."""
     argv = build_argv(planned, sample_files(), "patched", "tcg",
                       "qemu-system-x86_64")
-    start = diskstart.choose(argv, planned.topo)
-    res = planned.resources
-    res.argv_bytes = start.argv_bytes
-    res.argv_limit = start.limit
-    res.argv_full_bytes = start.full_bytes
-    res.disk_method = start.method
-    res.disk_method_reason = start.reason
-    return start
+    return diskstart.choose(argv, planned.topo)
 
 
 def shell_command(argv):

@@ -18,10 +18,11 @@ them against each other.
 """
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import replace
 
 from ..errors import UsageError
 from ..machine import cmdline
+from ..machine.model import StartPlan
 from . import hotplug
 
 SWITCH = "BLKSCALE_DISK_METHOD"
@@ -33,19 +34,6 @@ def argv_bytes(argv):
     return sum(len(a.encode()) + 1 + 8 for a in argv)
 
 
-@dataclass
-class Start:
-    method: str
-    reason: str
-    argv: list                  # what QEMU is started with
-    commands: list = field(default_factory=list)    # QMP, before `cont`
-    limit: int = 0              # ARG_MAX for argv
-    stack_bytes: int = 0        # soft RLIMIT_STACK of the child, if raised
-    full_bytes: int = 0         # the command line with every disk
-    argv_bytes: int = 0         # the command line that runs
-    qmp_disks: int = 0          # SCSI disks among the QMP commands
-
-
 def forced():
     value = os.environ.get(SWITCH, "")
     if value and value not in METHODS:
@@ -55,7 +43,7 @@ def forced():
 
 
 def choose(argv, topo=None):
-    """The Start of a full command line; TopologyError (at topo's largest
+    """The StartPlan (machine/model.py) of a full command line; TopologyError (at topo's largest
     disk field) when no method can start it."""
     full = argv_bytes(argv)
     plain, raised = cmdline.arg_max(), cmdline.stack_arg_max()
@@ -65,29 +53,28 @@ def choose(argv, topo=None):
                   "stack" if full <= raised else "stack+qmp")
     kib = f"{full // 1024} KiB"
     if method == "argv":
-        start = Start("argv", f"the command line ({kib}) fits ARG_MAX "
-                      f"({plain // 1024} KiB)", list(argv), limit=plain)
+        start = StartPlan("argv", f"the command line ({kib}) fits ARG_MAX "
+                          f"({plain // 1024} KiB)", tuple(argv), limit=plain)
     elif method == "stack":
-        start = Start("stack", f"the command line ({kib}) passes ARG_MAX "
-                      f"({plain // 1024} KiB): QEMU's stack rlimit is raised "
-                      f"to make room, up to {raised // 1024} KiB", list(argv),
-                      limit=raised)
+        start = StartPlan("stack", f"the command line ({kib}) passes ARG_MAX"
+                          f" ({plain // 1024} KiB): QEMU's stack rlimit is "
+                          f"raised to make room, up to {raised // 1024} KiB",
+                          tuple(argv), limit=raised)
     else:
         excess = full - raised + 16 if method == "stack+qmp" else None
         run_argv, commands = hotplug.split(argv, excess)
         disks = sum(1 for c in commands if c["execute"] == "device_add")
-        start = Start(method, f"{disks} SCSI disks added over QMP before the "
-                      f"guest runs: the whole command line ({kib}) passes "
-                      "what a raised stack rlimit allows "
-                      f"({raised // 1024} KiB)" if method == "stack+qmp" else
-                      f"{disks} SCSI disks added over QMP before the guest "
-                      f"runs ({SWITCH}=qmp)", run_argv, commands,
-                      limit=raised)
-        start.qmp_disks = disks
-    start.full_bytes = full
-    start.argv_bytes = argv_bytes(start.argv)
-    if start.argv_bytes > plain:
-        start.stack_bytes = cmdline.stack_for(start.argv_bytes)
+        start = StartPlan(method, f"{disks} SCSI disks added over QMP before "
+                          f"the guest runs: the whole command line ({kib}) "
+                          "passes what a raised stack rlimit allows "
+                          f"({raised // 1024} KiB)" if method == "stack+qmp"
+                          else f"{disks} SCSI disks added over QMP before the "
+                          f"guest runs ({SWITCH}=qmp)", tuple(run_argv),
+                          tuple(commands), limit=raised, qmp_disks=disks)
+    size = argv_bytes(start.argv)
+    start = replace(start, full_bytes=full, argv_bytes=size,
+                    stack_bytes=cmdline.stack_for(size) if size > plain
+                    else 0)
     if topo is not None:
         cmdline.check_size(topo, start.argv_bytes, start.limit,
                            note=_note(start.method))

@@ -66,7 +66,7 @@ class Machine:
         if self._proc is not None:
             raise RuntimeError("configure() after launch()")
         self.start = diskstart.choose(list(argv))
-        self.argv = self.start.argv
+        self.argv = list(self.start.argv)
         self.qmp_path = str(qmp_path)
 
     def shown(self):

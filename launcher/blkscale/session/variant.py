@@ -28,10 +28,6 @@ from ..machine.disks import image_files
 from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
                               GuestTimeout, MachineError, QemuDied)
 from ..machine.files import RunFiles
-from ..qemu import argv as qargv
-from ..qemu import profiler as profiler_mod
-from ..qemu.machine import Machine
-from ..qemu.profiler import GuestProfiler
 from ..results import document as results_mod
 from ..results.atomic import write_json_atomic
 
@@ -51,17 +47,16 @@ def now_iso():
 
 @dataclass
 class Options:
-    qemu: str
-    accel: str
-    qemu_version: str
-    host_cpu: str
+    backend: object                     # machine/backend.py's Starter
+    chosen: object                      # machine/backend.py's Accelerator
     show_command: bool = False
     progress: object = None
-    backend: str = "qemu"               # or "libvirt"
-    libvirt_uri: str = "qemu:///system"
     profile_s: float = 0.0              # guest profiler interval, 0: off
     layers: tuple = ()                  # image layers after the base
-    staging: str = None                 # libvirt: shared, volumes, default
+
+    @property
+    def accel(self):
+        return self.chosen.accel
 
 
 @dataclass
@@ -264,8 +259,9 @@ def run_variant(planned, variant, run_id, out_dir, opts):
     """Run one variant; returns an Outcome, raises only Interrupted."""
     topo = planned.topo
     bzimage, base, release = kernel_files(variant)
-    ctx = Context(planned, variant, run_id, opts.accel, opts.qemu_version,
-                  opts.host_cpu, release=release, started=now_iso())
+    ctx = Context(planned, variant, run_id, opts.accel,
+                  opts.chosen.qemu_version, opts.chosen.host_cpu,
+                  release=release, started=now_iso())
     expected = dict(topo.expected, total=topo.expected_total)
     label = variant
     tmp = tempfile.mkdtemp(prefix=f"blkscale-{variant}-")
@@ -278,17 +274,17 @@ def run_variant(planned, variant, run_id, out_dir, opts):
     console_kept = None
     try:
         files = RunFiles.under(bzimage, tmp)
-        machine = _machine(planned, files, variant, opts, tmp)
+        machine = opts.backend.machine(planned, files, variant, opts.accel,
+                                       tmp)
         archive = planfiles.plan_archive(topo, planned.layout, run_id,
                                          variant)
         cpio.concatenate([base, *opts.layers], archive, files.initrd)
         _make_images(planned, files, signatures.run_nonce(run_id, variant))
         names = planned.layout.blk_names()
         ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)
-        ctx.backend = opts.backend
+        ctx.backend = opts.backend.name
         if opts.profile_s:
-            ctx.profiler = GuestProfiler(paths.kernel_dir(variant) /
-                                         "System.map", opts.profile_s)
+            ctx.profiler = opts.backend.profiler(variant, opts.profile_s)
         if opts.show_command:
             if opts.progress:
                 opts.progress.end()
@@ -329,7 +325,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                   lambda p, t=text: _write_bytes(p, t))
         if ctx.profiler is not None:
             _save(out_dir, "profile.json",
-                  lambda p: profiler_mod.write(ctx.profiler, out_dir))
+                  lambda p: ctx.profiler.write(out_dir))
         doc = results_mod.build(ctx, stream)
         found = doc["disks"]["found"]
         status, kind, message = EXIT_OK, "ok", "ok"
@@ -365,18 +361,6 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                        f"{where}{e.strerror}", expected)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-
-
-def _machine(planned, files, variant, opts, tmp):
-    """The configured machine of the chosen backend (machine/backend.py)."""
-    if opts.backend == "libvirt":
-        from ..libvirt.domain import for_run
-        return for_run(planned, files, variant, opts.accel, opts.libvirt_uri,
-                       tmp, opts.staging)
-    machine = Machine(os.path.join(tmp, "qemu.log"))
-    machine.configure(qargv.build_argv(planned, files, variant, opts.accel,
-                                       opts.qemu), files.qmp)
-    return machine
 
 
 def _keep_console(tmp, out_dir):

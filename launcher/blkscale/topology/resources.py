@@ -110,11 +110,6 @@ class Resources:
     qemu_kib: int = 0               # QEMU's host memory, guest RAM included
     qemu_devices_kib: int = 0       # of which QEMU's own and its devices'
     host_kib: int = 0               # the host's MemTotal
-    argv_bytes: int = 0
-    argv_limit: int = 0
-    argv_full_bytes: int = 0        # with every disk on the command line
-    disk_method: str = ""           # qemu/diskstart.py
-    disk_method_reason: str = ""
     notes: list = field(default_factory=list)
 
 

@@ -1,0 +1,115 @@
+"""The libvirt backend: QEMU started as a transient libvirt domain.
+
+One object with machine/backend.py's Starter interface, and the one way
+other packages (bench's hosts) ask about libvirt hosts: URI forms and
+staging modes.  The daemon, the domain XML, staging and the domain
+itself stay in daemon.py, domain_xml.py, staging.py and domain.py.
+"""
+
+from .. import paths
+from ..errors import UsageError
+from ..machine.backend import Accelerator
+from ..machine.files import RunFiles
+from . import domain, domain_xml, hostcheck, staging, uri as uri_form
+
+SYSTEM_URI = "qemu:///system"
+STAGING_MODES = staging.MODES
+# Where --dry-run and `xml` show the run's temporary directory (libvirt
+# wants absolute paths), and a volumes host's pool and kernel digest.
+DRY_RUNDIR = "/@RUNDIR@"
+DRY_POOL = "/@POOL@"
+DRY_DIGEST = "@SHA256@"
+
+
+def uri_problem(uri):
+    """What is wrong with the form of a libvirt URI, or None."""
+    return uri_form.problem(uri)
+
+
+def default_staging(uri):
+    """shared for a daemon on this machine, volumes over the network."""
+    return staging.default_mode(uri)
+
+
+def staging_problem(mode, uri):
+    """Why staging `mode` cannot serve `uri`, or None."""
+    return staging.mode_problem(mode, uri)
+
+
+class LibvirtBackend:
+    name = "libvirt"
+
+    def __init__(self, uri=SYSTEM_URI, staging_mode=None, local=None):
+        """local: the QEMU backend of this machine, which chooses the
+        accelerator when the daemon runs here too."""
+        self.uri = uri
+        self.staging_asked = staging_mode
+        self.staging = staging_mode or default_staging(uri)
+        self.local = local
+
+    @property
+    def remote(self):
+        return not uri_form.is_local(self.uri)
+
+    def check(self, planned, variants=(), profile=False):
+        """Refuse a staging mode the host cannot use, --profile (no QMP
+        monitor of ours) and a topology whose disks cannot all be on
+        QEMU's command line; no connection is made."""
+        wrong = staging_problem(self.staging, self.uri)
+        if wrong:
+            raise UsageError(f"--staging: {wrong}")
+        if profile:
+            raise UsageError("--profile: needs the QEMU backend (its QMP "
+                             "monitor)")
+        domain.check_whole_command_line(planned)
+
+    def ready(self):
+        """python3-libvirt importable and a libvirtd serving the URI
+        (started if it is the local system daemon)."""
+        if domain.libvirt is None:
+            raise UsageError("--backend libvirt: python3-libvirt is not "
+                             "installed (apt-get install python3-libvirt)")
+        domain.daemon.ensure(self.uri)
+
+    def accelerator(self, requested, kernel, progress=None):
+        """This machine's choice for a daemon here; for a host over the
+        network, what its libvirt offers (this machine's /dev/kvm and
+        probe say nothing of it)."""
+        if not self.remote:
+            return self.local.accelerator(requested, kernel, progress)
+        facts = hostcheck.check(self.uri, "volumes")
+        if facts["libvirt_version"] is None:
+            raise UsageError(f"--libvirt-uri: {self.uri}: {facts['problem']}")
+        if requested == "kvm" and not facts["kvm"]:
+            raise UsageError(f"--accel kvm: {self.uri} offers no KVM domain "
+                             "type")
+        accel, reason = requested, "requested"
+        if requested == "auto":
+            accel = "kvm" if facts["kvm"] else "tcg"
+            reason = (f"libvirt on {self.uri} offers "
+                      + ("KVM" if facts["kvm"] else "no KVM"))
+        # results.json describes the host that ran the guest.
+        version = facts.get("qemu_version") or self.local.version()
+        return Accelerator(accel, reason, version, facts.get("cpu_model"))
+
+    def dry_accel(self, requested, kernel):
+        return self.local.dry_accel(requested, kernel)
+
+    def render(self, planned, variant, accel, rundir=DRY_RUNDIR):
+        """The domain XML of one variant; a volumes host's pool and
+        kernel digest are the host's, placeholders here."""
+        files = RunFiles.under(paths.kernel_dir(variant) / "bzImage", rundir)
+        if self.staging == "volumes":
+            files = staging.host_files(
+                files, DRY_POOL, domain_xml.domain_name(planned.topo, variant),
+                staging.kernel_volume(DRY_DIGEST))
+        return domain_xml.domain_xml(planned, files, variant, accel,
+                                     staging=self.staging)
+
+    def machine(self, planned, files, variant, accel, tmp):
+        """The configured Domain of one run (machine/backend.py)."""
+        return domain.for_run(planned, files, variant, accel, self.uri, tmp,
+                              self.staging)
+
+    def profiler(self, variant, interval_s):
+        raise UsageError("--profile: needs the QEMU backend (its QMP monitor)")
