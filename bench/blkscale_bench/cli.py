@@ -3,6 +3,7 @@
 import os
 import sys
 
+from blkscale.commands.runflags import add_run_arguments
 from blkscale.names import RUN_ID
 from blkscale.paths import REPO
 
@@ -32,16 +33,8 @@ def add_sweep_arguments(parser, default_sweep):
                              "queue, each through the libvirt backend")
     parser.add_argument("--slots", metavar="N", type=int,
                         help="units each --host runs at once (default 1)")
-    parser.add_argument("--staging", choices=("shared", "volumes"),
-                        help="how runs send their files to every --host: "
-                             "shared files or storage volumes (default: "
-                             "shared on this machine, volumes over the "
-                             "network)")
-    parser.add_argument("--run-id", metavar="ID",
-                        help="name of the run (default: UTC time and the "
-                             "sweep's name)")
-    parser.add_argument("--results-dir", metavar="DIR",
-                        help="where runs go (default: results/)")
+    # The launcher's own: every --host's runs get --staging.
+    add_run_arguments(parser, "sweep")
 
 
 def _words(values):

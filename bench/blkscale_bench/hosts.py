@@ -18,8 +18,7 @@ the launcher's `hosts check`, asked when the sweep starts.
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from blkscale.libvirt import staging as staging_mod
-from blkscale.libvirt import uri as uri_form
+from blkscale.libvirt import backend as libvirt_backend
 
 from .errors import BenchError
 from .tablekeys import check_keys
@@ -36,12 +35,12 @@ class Host:
 
     @property
     def staging_used(self):
-        return self.staging or staging_mod.default_mode(self.uri)
+        return self.staging or libvirt_backend.default_staging(self.uri)
 
 
 def check_uri(uri, where, fieldname):
     """A QEMU driver URI libvirt can connect to, or BenchError."""
-    wrong = uri_form.problem(uri)
+    wrong = libvirt_backend.uri_problem(uri)
     if wrong:
         raise BenchError(where, fieldname, wrong)
     return uri
@@ -60,7 +59,7 @@ def check_staging(value, uri, where, fieldname):
     if not isinstance(value, str):
         raise BenchError(where, fieldname, f"must be \"shared\" or "
                          f"\"volumes\", got {value!r}")
-    wrong = staging_mod.mode_problem(value, uri)
+    wrong = libvirt_backend.staging_problem(value, uri)
     if wrong:
         raise BenchError(where, fieldname, wrong)
     return value
