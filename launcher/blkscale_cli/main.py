@@ -20,6 +20,8 @@ from blkscale import commands as launcher_commands
 from blkscale.errors import (EXIT_INTERRUPTED, BlkscaleError, InputError,
                              one_line)
 
+from .checkout import give_back_environment
+
 PROG = "blkscale"
 # name -> (package of its module, help), in the order --help lists them.
 COMMANDS = dict(sorted(
@@ -69,6 +71,7 @@ def _stdout_closed():
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else list(argv)
+    give_back_environment()
     try:
         parser = build_parser(_selected(argv))
         args = parser.parse_args(argv)
