@@ -1,7 +1,6 @@
 """Options shared by `blkscale bench` and `blkscale nightly`."""
 
 import os
-import sys
 
 from blkscale.commands.runflags import add_run_arguments
 from blkscale.names import RUN_ID
@@ -83,10 +82,3 @@ def run_location(args, sweep):
                          f"{run_id!r}: use letters, digits, . _ -")
     results = args.results_dir or str(REPO / "results")
     return results, run_id
-
-
-def command_line():
-    """How this command was invoked, as recorded in the manifest: the
-    blkscale command, whether ./blkscale, an installed blkscale or
-    `python3 -m blkscale_cli` started it."""
-    return ["blkscale"] + sys.argv[1:]

@@ -68,3 +68,18 @@ def test_launcher_run_with_a_bad_runs_entry(tmp_path):
     assert out.returncode == 2
     assert "summary.json: runs[0].variant: missing or not a string" in \
         out.stderr
+
+
+def test_launcher_run_header_names_command_and_commit(fixture_copy):
+    """What `blkscale run` records of how it was made reaches the page."""
+    run_dir = fixture_copy("smoke-run")
+    path = run_dir / "summary.json"
+    summary = json.loads(path.read_text())
+    summary["command"] = ["blkscale", "run", "topologies/smoke.toml"]
+    summary["git"] = {"commit": "0123456789abcdef", "dirty": False}
+    path.write_text(json.dumps(summary))
+    out = run_report(run_dir)
+    assert out.returncode == 0, out.stderr
+    html = (run_dir / "report" / "index.html").read_text()
+    assert "Command</dt><dd>blkscale run topologies/smoke.toml<" in html
+    assert "Project commit</dt><dd>0123456789abcdef<" in html

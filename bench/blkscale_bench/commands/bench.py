@@ -2,6 +2,7 @@
 
 import os
 
+from blkscale import provenance
 from blkscale.figures import bootcurve, clockfloor
 from blkscale_bench import bootcurve_table, cli, repeats, table
 from blkscale_bench.errors import EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK
@@ -49,7 +50,7 @@ def main(args):
         return 0
     spec = cli.sweep_from_args(args)
     results, run_id = cli.run_location(args, spec)
-    status, _ = sweep.run(spec, results, run_id, cli.command_line())
+    status, _ = sweep.run(spec, results, run_id, provenance.command_line())
     print()
     goals = goals_status(print_table(os.path.join(results, run_id)))
     if status != EXIT_OK:

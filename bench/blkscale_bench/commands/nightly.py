@@ -8,6 +8,7 @@ repeats could not decide, even after adding repeats up to the sweep's
 
 import os
 
+from blkscale import provenance
 from blkscale.figures import metrics
 from blkscale.results.read import read_manifest
 from blkscale_bench import cli
@@ -50,7 +51,7 @@ def main(args):
         decide = args.decide
     else:
         results, run_id = cli.run_location(args, spec)
-        status, _ = sweep.run(spec, results, run_id, cli.command_line())
+        status, _ = sweep.run(spec, results, run_id, provenance.command_line())
         run_dir = os.path.join(results, run_id)
         decide = status != EXIT_INTERRUPTED
 

@@ -3,10 +3,10 @@ kernels, QEMU and the host they ran on."""
 
 import datetime
 import os
-import subprocess
 
 from blkscale.hostfacts import host_cpu
 from blkscale.paths import REPO
+from blkscale.provenance import command_output, git_state
 
 
 def now_iso():
@@ -14,28 +14,10 @@ def now_iso():
         timespec="seconds")
 
 
-def _output(argv, cwd=None):
-    try:
-        out = subprocess.run(argv, cwd=cwd, capture_output=True, text=True,
-                             timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout if out.returncode == 0 else None
-
-
-def git_state():
-    """{commit, dirty}: dirty when tracked files differ from the commit."""
-    commit = _output(["git", "rev-parse", "HEAD"], cwd=REPO)
-    status = _output(["git", "status", "--porcelain", "--untracked-files=no"],
-                     cwd=REPO)
-    return {"commit": commit.strip() if commit else None,
-            "dirty": bool(status.strip()) if status is not None else None}
-
-
 def qemu_version():
     """First line of `qemu --version` of the QEMU the launcher will use."""
     qemu = os.environ.get("BLKSCALE_QEMU", "qemu-system-x86_64")
-    out = _output([qemu, "--version"])
+    out = command_output([qemu, "--version"])
     return out.splitlines()[0].strip() if out else None
 
 

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import backends, paths
+from .. import backends, paths, provenance
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..guestlink import layers
@@ -150,6 +150,7 @@ def main(args):
     status = EXIT_INTERRUPTED
     outcomes = []
     started = now_iso()
+    made = provenance.describe()
     try:
         with interruptible():
             chosen = backend.accelerator(args.accel, kernels[variants[0]][0],
@@ -167,7 +168,7 @@ def main(args):
             status = worst(o.status for _, o in outcomes)
             doc = summary.document(run_id, topo, accel, reason, started,
                                    now_iso(), outcomes, status, run_dir,
-                                   args.repeat)
+                                   args.repeat, made)
             try:
                 path = summary.write(run_dir, doc)
             except OSError as e:

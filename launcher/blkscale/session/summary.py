@@ -27,13 +27,16 @@ def _entry(o, run_dir):
 
 
 def document(run_id, topo, accel, reason, started, finished, runs,
-             status, run_dir, repeat=1):
+             status, run_dir, repeat=1, made=None):
     """runs: [(repeat, Outcome)] in the order they ran.  One repeat: an
     entry per variant.  Several: every run under `runs`, and per variant
-    its figures over the repeats and its ratios to the reference."""
+    its figures over the repeats and its ratios to the reference.
+    made: the command and the project's commit (provenance.describe())."""
+    made = made or {"command": None, "git": None}
     doc = {
         "schema": SUMMARY_SCHEMA, "run": run_id, "started": started,
-        "finished": finished,
+        "finished": finished, "command": made["command"],
+        "git": made["git"],
         "topology": {"name": topo.name, "file": paths.display(topo.path)},
         "accelerator": {"name": accel, "reason": reason},
         "exit_status": status,
