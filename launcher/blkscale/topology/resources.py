@@ -50,7 +50,7 @@ MEM_REQUEST_KIB = 0.5
 MEM_CONTROLLER_KIB = 128
 MEM_NULLB_KIB = 64
 
-# QEMU's own memory, KiB (peak RSS with -S, no guest, bench/qemustart.py
+# QEMU's own memory, KiB (peak RSS with -S, no guest, blkscale_bench.qemustart
 # on the SCSI boot-curve points: 235 MiB at 5000 disks, 425 at 10,000,
 # 808 at 20,000): about 48 MiB and 39 KiB per SCSI disk; 0.8 MiB per
 # virtio-blk-pci device (topologies/README.md, virtio-max).  The guest's
