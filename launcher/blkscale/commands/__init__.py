@@ -8,7 +8,7 @@ planned, and refused if QEMU could not be started with it.
 
 from .. import topology
 from ..machine.diskroom import check_disk_room
-from ..qemu import argv
+from ..qemu.backend import QemuBackend
 
 COMMANDS = {
     "hosts": "hosts check URI...: per libvirt host one line: libvirt and "
@@ -38,7 +38,13 @@ COMMANDS = {
 
 
 def prepare(path, accel="tcg"):
+    return prepare_with_start(path, accel)[0]
+
+
+def prepare_with_start(path, accel="tcg"):
+    """The planned topology and the QEMU backend's StartPlan (how QEMU
+    would get its disks, which `plan` shows)."""
     planned = topology.prepare(path, accel)
-    argv.check_size(planned)
+    start = QemuBackend().check(planned)
     check_disk_room(planned.topo)
-    return planned
+    return planned, start

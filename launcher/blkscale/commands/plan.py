@@ -6,10 +6,9 @@ from .. import paths
 from ..guestlink import layers, planfiles
 from ..machine import cmdline, diskroom
 from ..machine.guest import kernel_cmdline
-from ..qemu.backend import QemuBackend
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
-from . import prepare
+from . import prepare_with_start
 
 BUSES_SHOWN = 12
 SD_MAJORS = "8, 65-71, 128-135"
@@ -280,8 +279,8 @@ def _names(names):
 
 
 def main(args):
-    planned = prepare(args.topology)
-    desc = _describe(planned, QemuBackend().check(planned))
+    planned, start = prepare_with_start(args.topology)
+    desc = _describe(planned, start)
     if args.json:
         print(json.dumps(desc, indent=1))
     else:
