@@ -4,9 +4,10 @@ Golden files of the small topologies are what `./blkscale xml TOPO
 --variant stock` prints, with the build directory shown as @BUILD@ and
 the DAC label as +@UID@:+@GID@.  Regenerate after an intended change with
 BLKSCALE_REGEN_GOLDEN=1 (never under CI).  The printed XML of every
-topology must pass virt-xml-validate (slice offsets and drive addresses
-within the schema's ranges) and be accepted by libvirt's test driver, hold each disk once at an address of its own, and place every
-device where the QEMU command line places it.
+topology libvirt runs must pass virt-xml-validate (slice offsets and
+drive addresses within the schema's ranges) and be accepted by libvirt's
+test driver, hold each disk once at an address of its own, and place
+every device where the QEMU command line places it.
 """
 
 import json

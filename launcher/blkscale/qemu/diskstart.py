@@ -43,8 +43,9 @@ def forced():
 
 
 def choose(argv, topo=None):
-    """The StartPlan (machine/model.py) of a full command line; TopologyError (at topo's largest
-    disk field) when no method can start it."""
+    """The StartPlan (machine/model.py) of a full command line;
+    TopologyError (at topo's largest disk field) when no method can start
+    it."""
     full = argv_bytes(argv)
     plain, raised = cmdline.arg_max(), cmdline.stack_arg_max()
     method = forced()
