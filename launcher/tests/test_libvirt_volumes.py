@@ -3,7 +3,8 @@ machine (daemon.PrivateDaemon) forced to `--staging volumes`: the domain
 uses only the daemon's storage volumes and streams, no file the launcher
 made.  ci-small on both kernels gives the sections a shared run gives;
 no volume of a run is left after it ends, after SIGINT (while its files
-are sent, or while the guest runs), or when the pool cannot be made.
+are sent, or while the guest runs), or when the pool cannot be made; a
+SIGKILLed run's volumes go at the next `hosts check`.
 
 They need root, python3-libvirt, libvirtd and both kernels and guest
 images (make kernel initramfs); they skip without.
@@ -138,19 +139,25 @@ def _uploading(d):
         return False
 
 
+def start_staged(d, tmp_path, tmp, run_id, **popen):
+    """ci-small on the patched kernel staged through volumes, in the
+    background: the process."""
+    return subprocess.Popen(
+        [str(BLKSCALE), "run", "topologies/ci-small.toml", "--backend",
+         "libvirt", "--libvirt-uri", d.uri, "--staging", "volumes",
+         "--variant", "patched", "--accel", "tcg", "--run-id", run_id,
+         "--results-dir", str(tmp_path / "results"), "--quiet"],
+        cwd=REPO, env=dict(os.environ, TMPDIR=str(tmp)), **popen)
+
+
 @pytest.mark.parametrize("when", ["uploading", "running"])
 def test_sigint_leaves_no_domain_and_no_volume(host, tmp_path, when):
     d, conn = host
     tmp = tmp_path / "tmp"
     tmp.mkdir()
     before = volumes(conn)
-    proc = subprocess.Popen(
-        [str(BLKSCALE), "run", "topologies/ci-small.toml", "--backend",
-         "libvirt", "--libvirt-uri", d.uri, "--staging", "volumes",
-         "--variant", "patched", "--accel", "tcg", "--run-id", "x",
-         "--results-dir", str(tmp_path / "results"), "--quiet"],
-        cwd=REPO, env=dict(os.environ, TMPDIR=str(tmp)),
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = start_staged(d, tmp_path, tmp, "x", stdout=subprocess.PIPE,
+                        stderr=subprocess.PIPE, text=True)
     try:
         deadline = time.monotonic() + 300
         if when == "uploading":
@@ -175,6 +182,40 @@ def test_sigint_leaves_no_domain_and_no_volume(host, tmp_path, when):
         "volumes of the run left"
     assert all_files(tmp) == []
     assert not (tmp_path / "results" / "x" / "summary.json").exists()
+
+
+def test_a_killed_runs_volumes_go_at_the_next_hosts_check(host, tmp_path):
+    """SIGKILL cleans nothing: libvirt ends the domain (autodestroy), the
+    run's volumes and temporary directory stay; `hosts check` on that
+    host proves them a dead run's and removes them."""
+    d, conn = host
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    before = volumes(conn)
+    proc = start_staged(d, tmp_path, tmp, "killed",
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while not domains(conn) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert domains(conn), "the domain never appeared"
+    finally:
+        proc.kill()
+        proc.wait()
+    deadline = time.monotonic() + 60
+    while domains(conn) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert domains(conn) == set()
+    left = volumes(conn) - before - kernels()
+    assert any(n.endswith(".initrd.cpio") for n in left), left
+    assert all_files(tmp) != []
+    check = run_cli("hosts", "check", "--staging", "volumes", "--json",
+                    d.uri, env={"TMPDIR": str(tmp)})
+    assert check.returncode == 0, check.stderr
+    facts = json.loads(check.stdout)[0]
+    assert sorted(facts["orphans_removed"]) == sorted(left)
+    assert volumes(conn) - before - kernels() == set()
+    assert all_files(tmp) == []
 
 
 def test_a_pool_that_cannot_be_made_is_one_line_and_leaves_nothing(

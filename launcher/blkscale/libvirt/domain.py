@@ -407,7 +407,8 @@ def for_run(planned, files, variant, accel, uri, tmpdir, staging=None):
                                      name, staging="volumes")
 
     stager = staging_mod.Stager(planned, files, name,
-                                _ask(uri, staging_mod.planned_target))
+                                _ask(uri, staging_mod.planned_target),
+                                tmpdir, uri)
     xml = make_xml(stager.files())
     check_command_line(xml, planned.topo, uri)
     domain = Domain(uri, stager, make_xml)

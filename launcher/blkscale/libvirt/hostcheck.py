@@ -5,7 +5,8 @@ Everything is asked through the libvirt connection (capabilities, node
 info), so the same questions work on a remote host.  The free disk space
 is measured where a run's files go: here for shared staging, in the
 host's `blkscale` storage pool for staging through volumes (the check
-creates the pool when it is missing, as a run would).
+creates the pool when it is missing, as a run would, and first removes
+the volumes killed runs of this machine left there: orphans.py).
 """
 
 import shutil
@@ -13,7 +14,7 @@ import tempfile
 import xml.etree.ElementTree as ET
 
 from ..hostfacts import host_cpu
-from . import daemon, staging as staging_mod, uri as uri_form
+from . import daemon, orphans, staging as staging_mod, uri as uri_form
 
 try:
     import libvirt
@@ -50,10 +51,12 @@ def _capabilities(conn):
     return model, list(dict.fromkeys(machines)), list(dict.fromkeys(types))
 
 
-def _pool_free_mib(conn):
-    """Free space of blkscale's pool on the host (made if missing)."""
+def _pool_free_mib(conn, uri, facts):
+    """Free space of blkscale's pool on the host (made if missing), after
+    the orphans of killed runs are gone."""
     pool = staging_mod.ensure_pool(conn)
     try:
+        facts["orphans_removed"] = orphans.remove(conn, pool, uri)
         pool.refresh(0)
         return pool.info()[3] // (1024 * 1024)
     except libvirt.libvirtError as e:
@@ -71,7 +74,8 @@ def check(uri, staging=None):
              "libvirt_version": None,
              "qemu_version": None, "machines": [], "accelerators": [],
              "kvm": None, "cpus": None, "cpu_model": None,
-             "memory_free_mib": None, "disk_free_mib": None}
+             "memory_free_mib": None, "disk_free_mib": None,
+             "orphans_removed": []}
     wrong = uri_form.problem(uri)
     if wrong:
         facts["problem"] = wrong
@@ -104,7 +108,7 @@ def check(uri, staging=None):
         facts["memory_free_mib"] = conn.getFreeMemory() // (1024 * 1024)
         model, machines, types = _capabilities(conn)
         if staging == "volumes":
-            facts["disk_free_mib"] = _pool_free_mib(conn)
+            facts["disk_free_mib"] = _pool_free_mib(conn, uri, facts)
     except libvirt.libvirtError as e:
         facts["problem"] = f"libvirt: {e.get_error_message()}"
         return facts
@@ -147,6 +151,9 @@ def line(facts):
              f"memory {_mib(facts['memory_free_mib'])} free",
              f"disk {_mib(facts['disk_free_mib'])} free",
              f"{facts['cpus']} CPUs ({facts['cpu_model'] or '?'})"]
+    if facts.get("orphans_removed"):
+        parts.append(f"{len(facts['orphans_removed'])} volumes of killed "
+                     "runs removed")
     if not facts["ok"]:
         verdict = f"run: no: {facts['problem']}"
     elif facts.get("staging") == "volumes":

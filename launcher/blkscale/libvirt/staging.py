@@ -23,6 +23,7 @@ import xml.etree.ElementTree as ET
 from ..machine.disks import image_files
 from ..machine.errors import LaunchError
 from ..machine.files import RunFiles
+from . import orphans
 from . import uri as uri_form
 
 try:
@@ -197,11 +198,19 @@ class Stager:
     other runs fill at the same time).  The kernel volume is shared by runs of the same kernel: a run
     that finds it complete uses it; one that finds it being written by
     another run (or cut short) sends a copy of its own instead.
+
+    While it stages, the run holds the lock of orphans.py in its
+    temporary directory `tmpdir`, so that a later run can tell its
+    volumes from a killed run's; it removes those first.
     """
 
-    def __init__(self, planned, local, prefix, target):
+    def __init__(self, planned, local, prefix, target, tmpdir=None,
+                 uri=None):
         self.planned, self.local, self.prefix = planned, local, prefix
         self.target = target
+        self.tmpdir, self.uri = tmpdir, uri
+        self._lock = None
+        self.orphans_removed = []
         self.digest = file_digest(local.kernel)
         self.kernel_name = kernel_volume(self.digest)
         self.conn = None
@@ -275,8 +284,13 @@ class Stager:
         """Send everything; returns the host's RunFiles.  Raises
         StagingError (cleanup() removes what was made) or Cancelled."""
         self.conn = conn
+        if self.tmpdir is not None:
+            self._lock = orphans.claim(self.tmpdir, self.uri, self.prefix)
         self.pool = ensure_pool(conn)
         try:
+            if self._lock is not None:
+                self.orphans_removed = orphans.remove(conn, self.pool,
+                                                      self.uri)
             self.kernel_name = self._kernel(cancelled)
             files = self.files()
             self._whole(f"{self.prefix}.initrd.cpio", self.local.initrd,
@@ -314,4 +328,6 @@ class Stager:
             except libvirt.libvirtError:
                 left.append(name)
         self._made = []
+        orphans.release(self._lock)
+        self._lock = None
         return left
