@@ -360,7 +360,7 @@ def test_w1_fails_on_a_warning_new_against_base(tmp_path):
                      r"against base", out), out
     assert re.search(r"w1 +FAIL +1 new warning\(s\) against base, first: "
                      r"block/genhd.c: warning: no previous prototype for "
-                     r"'check_series_w1_test'", out), out
+                     r"['‘]check_series_w1_test['’]", out), out
 
 
 # --- format-series ----------------------------------------------------------
