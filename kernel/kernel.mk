@@ -4,8 +4,9 @@
 KERNEL_OUT := $(BUILD)/kernel/out
 KERNEL_SCRIPTS := $(addprefix kernel/scripts/,common.sh source-tree.sh variant-tree.sh build.sh)
 KERNEL_PREBUILT_SCRIPTS := $(addprefix kernel/scripts/,common.sh build.sh prebuilt.sh)
-KERNEL_VARIANTS_FILE := kernel/variants.toml
-KERNEL_VARIANTS_MK := $(BUILD)/kernel/variants.mk
+# BLKSCALE_VARIANTS: a variants file of one's own instead.
+KERNEL_VARIANTS_FILE := $(or $(BLKSCALE_VARIANTS),kernel/variants.toml)
+KERNEL_VARIANTS_MK := $(BUILD)/kernel/variants$(if $(BLKSCALE_VARIANTS),-$(notdir $(basename $(BLKSCALE_VARIANTS)))).mk
 
 # What the variants file says, as make variables (KERNEL_VARIANTS,
 # KERNEL_DEPS_<variant>, KERNEL_PREBUILT_<variant>); remade, and make
