@@ -1,8 +1,8 @@
 """The libvirt backend: QEMU started as a transient libvirt domain.
 
 One object with machine/backend.py's Starter interface, and the one way
-other packages (bench's hosts) ask about libvirt hosts: URI forms and
-staging modes.  The daemon, the domain XML, staging and the domain
+other packages and commands (bench's hosts, `hosts check`) ask about
+libvirt hosts: URI forms, staging modes, a host's facts.  The daemon, the domain XML, staging and the domain
 itself stay in daemon.py, domain_xml.py, staging.py and domain.py.
 """
 
@@ -34,6 +34,16 @@ def default_staging(uri):
 def staging_problem(mode, uri):
     """Why staging `mode` cannot serve `uri`, or None."""
     return staging.mode_problem(mode, uri)
+
+
+def host_facts(uri, staging_mode=None):
+    """What `hosts check` says of a host, as a dict (hostcheck.py); on a
+    host staged through volumes, killed runs' volumes go first."""
+    return hostcheck.check(uri, staging_mode)
+
+
+def host_line(facts):
+    return hostcheck.line(facts)
 
 
 class LibvirtBackend:
