@@ -2,8 +2,9 @@
 
 One object with machine/backend.py's Starter interface, and the one way
 other packages and commands (bench's hosts, `hosts check`) ask about
-libvirt hosts: URI forms, staging modes, a host's facts.  The daemon, the domain XML, staging and the domain
-itself stay in daemon.py, domain_xml.py, staging.py and domain.py.
+libvirt hosts: URI forms, staging modes, a host's facts.  The daemon,
+the domain XML, staging and the domain itself stay in daemon.py,
+domain_xml.py, staging.py and domain.py.
 """
 
 from .. import paths
