@@ -6,7 +6,7 @@ import pytest
 
 from blkscale import topology
 from blkscale.errors import UsageError
-from blkscale.machine import signatures
+from blkscale.machine import disks, signatures
 from blkscale.machine.disks import image_files
 from blkscale.machine.files import RunFiles
 
@@ -113,3 +113,30 @@ def test_nonce_differs_per_run_and_variant():
     assert len({signatures.run_nonce("r1", "stock"),
                 signatures.run_nonce("r2", "stock"),
                 signatures.run_nonce("r1", "patched")}) == 3
+
+
+def test_slices_past_4_gib_are_signed_in_the_file_that_holds_them(tmp_path):
+    """A slice group fills one file per 4 GiB; each disk's signature lands
+    at its offset in its own file, and no file holds a stray one."""
+    path = tmp_path / "t.toml"
+    path.write_text('[[virtio_scsi]]\nid = "wide"\ntargets = 5\nluns = 1\n'
+                    'size_mib = 1536\nbacking = "slice"\n')
+    planned = topology.prepare(path)
+    files = RunFiles.under("bzImage", str(tmp_path / "run"))
+    (tmp_path / "run" / "disks").mkdir(parents=True)
+    made = image_files(planned, files)
+    assert [size for _, size in made] == [2 * 1536 << 20] * 2 + [1536 << 20]
+    for image, size in made:
+        with open(image, "wb") as f:
+            f.truncate(size)
+    signatures.write_signatures(planned.topo, files, "00ff")
+    group = planned.topo.pci_groups[0]
+    expected = {}
+    for i in range(group.disks):
+        where = disks.slice_place(files, group, i)
+        expected[where] = signatures.signature("wide", i, "00ff")
+    for image, size in made:
+        for offset in range(0, size, group.size_bytes):
+            want = expected.pop((image, offset))
+            assert sector(image, offset) == want
+    assert expected == {}
