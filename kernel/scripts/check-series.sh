@@ -482,7 +482,7 @@ format_problems() {
 	s=$(subject "$file")
 	want="[$prefix $(number "$n" "$total")/$total]"
 	if [[ $s =~ $SUBJECT_RE ]] && [ "${BASH_REMATCH[1]}" != "$prefix" ]; then
-		echo "subject prefix \"[${BASH_REMATCH[1]} ...]\" is not the cover letter's \"[$prefix 0/$total]\": expected \"$want ...\", found: $s"
+		echo "subject prefix \"[${BASH_REMATCH[1]} ...]\" is not the cover letter's \"[$prefix $(number 0 "$total")/$total]\": expected \"$want ...\", found: $s"
 	elif [ "$n" = 0 ] && [[ $s =~ $SUBJECT_RE ]] &&
 		[ "$((10#${BASH_REMATCH[5]}))" = 0 ] && [ "${BASH_REMATCH[6]}" != "$total" ]; then
 		echo "subject says ${BASH_REMATCH[6]} patches, the series has $total: $s"
@@ -592,7 +592,8 @@ printf '  %-9s %s\n' date "$(date -u '+%Y-%m-%d %H:%M:%S UTC')" \
 	cover "$(subject "$cover" 2>/dev/null || echo "no cover letter")" \
 	base-commit "$(sed -n 's/^base-commit: *//p' "$cover" 2>/dev/null | head -1 | grep . || echo "none in the cover letter")" \
 	patches "${PATCHES#"$TOP"/} ($count, prefix \"[$prefix n/$total]\"), project commit $(git -C "$TOP" rev-parse --short=12 HEAD 2>/dev/null || echo unknown)" \
-	host "$(nproc) CPUs, $(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), $(sparse --version 2>/dev/null | sed 's/^/sparse /' || echo "no sparse")"
+	host "$(nproc) CPUs, $(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), $(sparse --version 2>/dev/null | sed 's/^/sparse /' || echo "no sparse")" \
+	run "configurations: ${configs[*]:-none}; boot: $([ "$DO_BOOT" = 1 ] && echo yes || echo no)${CHECK_SERIES_FROM:+; resumed at patch $CHECK_SERIES_FROM}"
 if [ "$DO_BUILD" = 1 ]; then
 	for c in "${configs[@]}"; do
 		printf '  %-9s %s: %s\n' config "$c" "$(config_what "$c")"
