@@ -11,7 +11,9 @@ per-patch changelog, Signed-off-by, checkpatch --strict and its CHECKs
 that the cover letter must name, and git am.  Needs the pristine tree
 (build/linux, `make kernel` makes it); skipped without.  The builds of
 every prefix in every configuration are what `make check-series` itself
-runs.  format-series needs no tree: it runs on a copy with the git
+runs; CHECK_SERIES_BUILD_TESTS=1 adds one that compiles a file in two
+of them (W=1 must fail on the one warning a patch adds).  format-series
+needs no tree: it runs on a copy with the git
 identity given in the environment.
 """
 import os
