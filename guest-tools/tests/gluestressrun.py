@@ -87,6 +87,9 @@ def section_problems(g):
         found.append("the kernel log was not checked whole")
     if not (g.get("kmemleak") and leak.get("checked")):
         found.append("kmemleak was not checked")
+    if g.get("lockdep_debug_locks") != 1:
+        found.append(f"lockdep was not on at the end (debug_locks "
+                     f"{g.get('lockdep_debug_locks')})")
     return found
 
 

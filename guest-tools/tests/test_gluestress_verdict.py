@@ -36,7 +36,8 @@ def passing():
         "luns_with_host": 960, "luns_deleted": 700, "luns_readded": 700,
         "scans": 600, "reader_walks": 300, "kernel_scsi_devices_added": 1700,
         "scsi_devices_before": 24, "scsi_devices_after": 24,
-        "kmemleak": True, "problems": [], "ok": True, "check": check,
+        "lockdep_debug_locks": 1, "kmemleak": True, "problems": [],
+        "ok": True, "check": check,
     }
     return {"steps": [{"name": "gluestress", "verdict": "ok",
                        "start_s": 20.0, "end_s": 280.0, "message": ""}],
@@ -107,6 +108,8 @@ def test_unchecked_parts_fail():
         "kmemleak was not checked"]
     assert spoil(lambda doc, g, c: c["kernel_log"].update(has_start=False)
                  ) == ["the kernel log was not checked whole"]
+    assert spoil(lambda doc, g, c: g.update(lockdep_debug_locks=0)) == [
+        "lockdep was not on at the end (debug_locks 0)"]
     assert spoil(lambda doc, g, c: c["sysfs"].update(
         classes="block scsi_disk scsi_device")) == [
         "glue classes checked: 'block scsi_disk scsi_device', not "
