@@ -11,6 +11,8 @@ VARIANTS=debian`; skips without (a failure under BLKSCALE_REQUIRE_ALL=1).
 
 import json
 import pathlib
+import shutil
+import tempfile
 
 import pytest
 
@@ -40,9 +42,16 @@ def smoke_with(tmp_path, steps):
     return path
 
 
-def run(tmp_path, topo, *args):
-    tmp = tmp_path / "tmp"
-    tmp.mkdir()
+@pytest.fixture
+def short_tmp():
+    """A TMPDIR short enough for the QMP socket under a variant named
+    after a release (blkscale-6.1.0-57-amd64-XXXXXXXX/qmp.sock)."""
+    tmp = pathlib.Path(tempfile.mkdtemp(prefix="bk", dir="/tmp"))
+    yield tmp
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run(tmp_path, tmp, topo, *args):
     results = tmp_path / "results"
     out = run_cli("run", topo, *args, "--accel", "tcg", "--run-id", "r",
                   "--results-dir", results, "--quiet",
@@ -59,9 +68,10 @@ def test_debian_kernel_is_modular():
         assert line in config
 
 
-def test_debian_variant_boots_smoke_with_its_modules(tmp_path):
+def test_debian_variant_boots_smoke_with_its_modules(tmp_path, short_tmp):
     kdir, release = debian_kernel()
-    out, results, tmp = run(tmp_path, SMOKE, "--variant", "debian")
+    out, results, tmp = run(tmp_path, short_tmp, SMOKE, "--variant",
+                            "debian")
     doc = boot_results(out, results, "r", "debian", tmp)
     assert doc["disks"]["found"] == {"vd": 4, "sd": 4, "nullb": 0,
                                      "total": 8}
@@ -73,7 +83,8 @@ def test_debian_variant_boots_smoke_with_its_modules(tmp_path):
     assert "scsi host0: Virtio SCSI HBA" in dmesg
 
 
-def test_kernel_by_path_is_a_variant_named_after_its_release(tmp_path):
+def test_kernel_by_path_is_a_variant_named_after_its_release(tmp_path,
+                                                           short_tmp):
     """--kernel with the debian kernel's own file: the command line boots
     that file's copy, results name the release and the path, and the step
     that needs the helper module is skipped with its reason."""
@@ -85,9 +96,10 @@ def test_kernel_by_path_is_a_variant_named_after_its_release(tmp_path):
     if not vmlinuz.is_file() or not modules.is_dir():
         pytest.skip(f"not built: {vmlinuz} (make kernel VARIANTS=debian)")
     topo = smoke_with(tmp_path, ["census", "majors"])
-    out, results, tmp = run(tmp_path, topo, "--kernel", vmlinuz,
+    out, results, tmp = run(tmp_path, short_tmp, topo, "--kernel", vmlinuz,
                             "--modules", modules)
     assert out.returncode == 0, out.stdout + out.stderr
+    assert list(tmp.iterdir()) == [], "temporary files left behind"
     doc = json.loads((results / "r" / release / "results.json").read_text())
     assert doc["kernel"]["variant"] == release
     assert doc["kernel"]["guest_release"] == release
