@@ -284,9 +284,9 @@ in_config() {
 	for l in "${lhs[@]}"; do
 		owner=${l%-*}
 		cond=${l##*-}
+		# shellcheck disable=SC2016 # a make variable, literally
 		case $cond in
 		y | m | objs) ;;
-		# shellcheck disable=SC2016 # a make variable, literally
 		'$(CONFIG_'*')')
 			sym=${cond#\$(}
 			sym=${sym%)}
