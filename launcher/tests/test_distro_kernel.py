@@ -113,6 +113,8 @@ def test_kernel_by_path_is_a_variant_named_after_its_release(tmp_path,
     assert steps["census"]["verdict"] == "ok"
     assert steps["majors"]["verdict"] == "skipped"
     assert "no helper module" in steps["majors"]["message"]
+    # ... and the run's summary says so too
+    assert f"majors skipped: {steps['majors']['message']}" in out.stdout
     assert doc["outcome"]["status"] == 0
 
 

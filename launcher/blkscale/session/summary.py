@@ -93,6 +93,9 @@ def report(doc, runs, summary_path):
         if o.steps:
             out.append("           steps: " + ", ".join(
                 f"{s['name']} {s['verdict']}" for s in o.steps))
+            # A skipped step is no failure, but the run says why.
+            out += [f"           {s['name']} skipped: {s.get('message')}"
+                    for s in o.steps if s["verdict"] == "skipped"]
         if o.kind != "ok":
             out.append(f"           {o.message}")
         where = o.results or o.console
