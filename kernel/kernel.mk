@@ -14,7 +14,8 @@ KERNEL_VARIANTS_MK := $(BUILD)/kernel/variants$(if $(BLKSCALE_VARIANTS),-$(notdi
 $(KERNEL_VARIANTS_MK): $(KERNEL_VARIANTS_FILE) $(wildcard kernel/patches/series kernel/patches/*/series) launcher/blkscale/kernels.py
 	@mkdir -p $(@D)
 	$(Q)./blkscale variants --make >$@.tmp && mv $@.tmp $@
-include $(KERNEL_VARIANTS_MK)
+# Soft: `make deps` must work before python3 is installed.
+-include $(KERNEL_VARIANTS_MK)
 
 .PHONY: kernel kernel-debug kernel-blktests kernel-all check-series format-series
 kernel: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)/bzImage) ## Build the VARIANTS kernels (default: stock patched; ./blkscale variants lists them all)
