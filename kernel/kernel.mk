@@ -28,8 +28,11 @@ kernel-blktests: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)-blktests/bzImage) ##
 
 # A variant is rebuilt only when its scripts, config fragments or patches
 # change; kbuild then recompiles only what they affect.
+# A kernel whose build did not record its base (out/base) is built again.
+kernel_unrecorded = $(if $(wildcard $(KERNEL_OUT)/$(1)/bzImage),$(if $(wildcard $(KERNEL_OUT)/$(1)/base),,FORCE))
+.PHONY: FORCE
 .SECONDEXPANSION:
-$(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*)
+$(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*) $$(call kernel_unrecorded,$$*)
 	$(Q)kernel/scripts/build.sh $*
 
 check-series: ## Check the series: the cover letter's [RFC PATCH vN n/N] prefix, base-commit, changelogs, Signed-off-by, checkpatch --strict; each prefix applies, builds (x86_64, !PROC_FS, !BLOCK_LEGACY_AUTOLOAD, i386, W=1, sparse: CHECK_SERIES_CONFIGS) and boots smoke

@@ -38,17 +38,10 @@ kmake bzImage modules >"$obj/build.log" 2>&1 || {
 	die "$variant: build failed (see $obj/build.log)"
 }
 
+# Before bzImage, which install_kernel writes last: a kernel make thinks
+# up to date always says what it was made of.
+record_source "$variant"
 install_kernel "$src" "$obj" "$out" "$variant" "$obj/build.log" ||
 	die "$variant: modules_install failed (see $obj/build.log)"
 release=$(cat "$out/release")
 log "$variant: linux $release -> ${out#"$TOP"/}/bzImage"
-# What results record of the kernel: its base package and version, and
-# the patches applied (sha256 and name, in order).
-base_package_version "$VARIANT_BASE" >"$out/base"
-if [ -n "$VARIANT_PATCHES" ]; then
-	git -C "$src" rev-list --reverse base..HEAD | while read -r c; do
-		echo "$(git -C "$src" show "$c" | git patch-id --stable | cut -d' ' -f1)  $(git -C "$src" log -1 --format=%s "$c")"
-	done >"$out/patches"
-else
-	: >"$out/patches"
-fi

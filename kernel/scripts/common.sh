@@ -29,6 +29,24 @@ log() {
 	echo "  KERNEL  $*"
 }
 
+# What results record of a built variant's kernel (out/base and
+# out/patches): its base package and version, and the patches applied,
+# each as its patch-id and subject, in order.
+record_source() {
+	local variant=$1 src out c
+	(
+		variant_load "$variant"
+		src=$KOUT/$VARIANT_TREE
+		out=$(variant_out "$variant")
+		base_package_version "$VARIANT_BASE" >"$out/base"
+		: >"$out/patches"
+		[ -n "$VARIANT_PATCHES" ] || exit 0
+		git -C "$src" rev-list --reverse base..HEAD | while read -r c; do
+			echo "$(git -C "$src" show "$c" | git patch-id --stable | cut -d' ' -f1)  $(git -C "$src" log -1 --format=%s "$c")"
+		done >"$out/patches"
+	)
+}
+
 # "PACKAGE VERSION" of an installed Debian package (VERSION "unknown"
 # when dpkg does not know it).
 base_package_version() {
