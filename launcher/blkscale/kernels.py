@@ -33,7 +33,7 @@ class Variant:
     base: str                   # a Debian package name
     config: tuple = ()          # fragments (repository paths); () = distro
     patches: str = None         # repository path of the patch directory
-    modules: str = None         # prebuilt: "package" or a directory
+    modules: str = None         # prebuilt: "package" (its own tree)
     headers: str = None         # prebuilt: linux-headers package
     flavour_of: str = None      # NAME-blktests: NAME
     tree: str = field(default=None, compare=False)
@@ -181,12 +181,10 @@ def _prebuilt_variant(shown, name, table, base):
         raise InputError(shown, f"{name}.patches", "a prebuilt kernel "
                          "cannot be patched")
     modules = table.get("modules")
-    if modules is None:
-        raise InputError(shown, f"{name}.modules", "missing: \"package\" or "
-                         "a directory holding lib/modules/RELEASE")
-    if modules != "package" and (not isinstance(modules, str) or not modules):
-        raise InputError(shown, f"{name}.modules", "must be \"package\" or "
-                         "a directory")
+    if modules != "package":
+        # A kernel and modules of one's own: run --kernel PATH --modules DIR.
+        raise InputError(shown, f"{name}.modules", "must be \"package\" (the "
+                         "image package's own /lib/modules tree)")
     headers = table.get("headers")
     if headers is not None and (not isinstance(headers, str)
                                 or not HEADERS.fullmatch(headers)):
