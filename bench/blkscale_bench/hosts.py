@@ -18,7 +18,7 @@ the launcher's `hosts check`, asked when the sweep starts.
 from dataclasses import dataclass
 from urllib.parse import parse_qs, urlsplit
 
-from blkscale.libvirt import backend as libvirt_backend
+from blkscale.libvirt.backend import LibvirtBackend
 
 from .errors import BenchError
 from .tablekeys import check_keys
@@ -35,12 +35,12 @@ class Host:
 
     @property
     def staging_used(self):
-        return self.staging or libvirt_backend.default_staging(self.uri)
+        return self.staging or LibvirtBackend.default_staging(self.uri)
 
 
 def check_uri(uri, where, fieldname):
     """A QEMU driver URI libvirt can connect to, or BenchError."""
-    wrong = libvirt_backend.uri_problem(uri)
+    wrong = LibvirtBackend.uri_problem(uri)
     if wrong:
         raise BenchError(where, fieldname, wrong)
     return uri
@@ -59,7 +59,7 @@ def check_staging(value, uri, where, fieldname):
     if not isinstance(value, str):
         raise BenchError(where, fieldname, f"must be \"shared\" or "
                          f"\"volumes\", got {value!r}")
-    wrong = libvirt_backend.staging_problem(value, uri)
+    wrong = LibvirtBackend.staging_problem(value, uri)
     if wrong:
         raise BenchError(where, fieldname, wrong)
     return value

@@ -22,40 +22,42 @@ DRY_POOL = "/@POOL@"
 DRY_DIGEST = "@SHA256@"
 
 
-def uri_problem(uri):
-    """What is wrong with the form of a libvirt URI, or None."""
-    return uri_form.problem(uri)
-
-
-def default_staging(uri):
-    """shared for a daemon on this machine, volumes over the network."""
-    return staging.default_mode(uri)
-
-
-def staging_problem(mode, uri):
-    """Why staging `mode` cannot serve `uri`, or None."""
-    return staging.mode_problem(mode, uri)
-
-
-def host_facts(uri, staging_mode=None):
-    """What `hosts check` says of a host, as a dict (hostcheck.py); on a
-    host staged through volumes, killed runs' volumes go first."""
-    return hostcheck.check(uri, staging_mode)
-
-
-def host_line(facts):
-    return hostcheck.line(facts)
-
-
 class LibvirtBackend:
     name = "libvirt"
+
+    # What anyone may ask of libvirt hosts without a backend of one.
+
+    @staticmethod
+    def uri_problem(uri):
+        """What is wrong with the form of a libvirt URI, or None."""
+        return uri_form.problem(uri)
+
+    @staticmethod
+    def default_staging(uri):
+        """shared for a daemon on this machine, volumes over the network."""
+        return staging.default_mode(uri)
+
+    @staticmethod
+    def staging_problem(mode, uri):
+        """Why staging `mode` cannot serve `uri`, or None."""
+        return staging.mode_problem(mode, uri)
+
+    @staticmethod
+    def host_facts(uri, staging_mode=None):
+        """What `hosts check` says of a host, as a dict (hostcheck.py); on
+        a host staged through volumes, killed runs' volumes go first."""
+        return hostcheck.check(uri, staging_mode)
+
+    @staticmethod
+    def host_line(facts):
+        return hostcheck.line(facts)
 
     def __init__(self, uri=SYSTEM_URI, staging_mode=None, local=None):
         """local: the QEMU backend of this machine, which chooses the
         accelerator when the daemon runs here too."""
         self.uri = uri
         self.staging_asked = staging_mode
-        self.staging = staging_mode or default_staging(uri)
+        self.staging = staging_mode or self.default_staging(uri)
         self.local = local
 
     @property
@@ -66,7 +68,7 @@ class LibvirtBackend:
         """Refuse a staging mode the host cannot use, --profile (no QMP
         monitor of ours) and a topology whose disks cannot all be on
         QEMU's command line; no connection is made."""
-        wrong = staging_problem(self.staging, self.uri)
+        wrong = self.staging_problem(self.staging, self.uri)
         if wrong:
             raise UsageError(f"--staging: {wrong}")
         if profile:
