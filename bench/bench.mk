@@ -48,7 +48,8 @@ nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUI
 		guest-tools/tests/test_fuzz_debug.py \
 		guest-tools/tests/test_gluestress_debug.py \
 		guest-tools/tests/test_blktests_nightly.py \
-		guest-tools/tests/test_blktests_flavour.py || rc=1; verdict $$rc; \
+		guest-tools/tests/test_blktests_flavour.py \
+		kernel/tests/test_check_series.py || rc=1; verdict $$rc; \
 	if [ $$failed = 1 ]; then exit 1; fi; \
 	if [ $$undecided = 1 ]; then echo "nightly: INCONCLUSIVE (exit 3): nothing failed, something could not be decided"; exit 3; fi
 

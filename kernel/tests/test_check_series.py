@@ -11,7 +11,8 @@ per-patch changelog, Signed-off-by, checkpatch --strict and its CHECKs
 that the cover letter must name, and git am.  Needs the pristine tree
 (build/linux, `make kernel` makes it); skipped without.  The builds of
 every prefix in every configuration are what `make check-series` itself
-runs; CHECK_SERIES_BUILD_TESTS=1 adds one that compiles a file in two
+runs; CHECK_SERIES_BUILD_TESTS=1 (or the nightly's BLKSCALE_NIGHTLY=1)
+adds one that compiles a file in two
 of them (W=1 must fail on the one warning a patch adds).  format-series
 needs no tree: it runs on a copy with the git
 identity given in the environment.
@@ -302,11 +303,14 @@ def test_unknown_configuration_is_refused(copy):
         "nolegacy i386 w1 sparse" in out, out
 
 
-# A kernel build, so only when asked (CHECK_SERIES_BUILD_TESTS=1): one
-# patch that adds a function without a prototype, which only W=1 warns of.
+# A kernel build, so only when asked (CHECK_SERIES_BUILD_TESTS=1) or in
+# the nightly: one patch that adds a function without a prototype, which
+# only W=1 warns of.
 BUILD_TESTS = pytest.mark.skipif(
-    os.environ.get("CHECK_SERIES_BUILD_TESTS") != "1",
-    reason="compiles kernel files (CHECK_SERIES_BUILD_TESTS=1)")
+    "1" not in (os.environ.get("CHECK_SERIES_BUILD_TESTS"),
+                os.environ.get("BLKSCALE_NIGHTLY")),
+    reason="nightly test, compiles kernel files: set BLKSCALE_NIGHTLY=1 "
+           "or CHECK_SERIES_BUILD_TESTS=1 to run it")
 
 
 def one_patch_series(dest, path, added):
