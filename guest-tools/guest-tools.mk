@@ -102,7 +102,8 @@ $(GT_OUT)/bin/$(notdir $(1)): $(wildcard $(1)/*.c $(1)/*.h) $(GT_HDRS) $(GT_LIB)
 endef
 $(foreach d,$(GT_TOOL_DIRS),$(eval $(call GT_TOOL_RULE,$(d))))
 
-$(GT_OUT)/unit/%: $(GT_DIR)/tests/unit/%.c $(GT_HDRS) $(GT_HOST_LIB)
+$(GT_OUT)/unit/%: $(GT_DIR)/tests/unit/%.c $(wildcard $(GT_DIR)/tests/unit/*.h) \
+		$(GT_HDRS) $(GT_HOST_LIB)
 	@mkdir -p $(@D)
 	$(if $(Q),@echo "  HOSTLD  $@")
 	$(Q)$(GT_CC) $(GT_HOST_CFLAGS) -o $@ $< $(GT_HOST_LIB) -lcmocka -lm

@@ -25,44 +25,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#define PATH_LEN 1024
+#include "fakeroot.h"
 
-static char root[64];
 static char tool[PATH_LEN + 32];
 static char out[64 * 1024];
-
-static void path_of(char *buf, const char *rel)
-{
-	snprintf(buf, PATH_LEN, "%s/%s", root, rel);
-}
-
-static void mkdirs(const char *rel)
-{
-	char path[PATH_LEN], *p;
-
-	path_of(path, rel);
-	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			fail_msg("mkdir %s: %s", path, strerror(errno));
-		*p = '/';
-	}
-	if (mkdir(path, 0755) && errno != EEXIST)
-		fail_msg("mkdir %s: %s", path, strerror(errno));
-}
-
-static void put(const char *rel, const char *text)
-{
-	char path[PATH_LEN];
-	FILE *f;
-
-	path_of(path, rel);
-	f = fopen(path, "w");
-	if (!f)
-		fail_msg("%s: %s", path, strerror(errno));
-	fputs(text, f);
-	fclose(f);
-}
 
 static void put_bytes(const char *rel, const void *data, size_t len)
 {
@@ -88,16 +54,6 @@ static void vpd80(const char *disk, const char *serial)
 	memcpy(page + 4, serial, n);
 	snprintf(rel, sizeof(rel), "sys/block/%s/device/vpd_pg80", disk);
 	put_bytes(rel, page, 4 + n);
-}
-
-static void link_to(const char *rel, const char *target)
-{
-	char path[PATH_LEN];
-
-	path_of(path, rel);
-	unlink(path);
-	if (symlink(target, path))
-		fail_msg("symlink %s: %s", path, strerror(errno));
 }
 
 static int node(const char *name, unsigned int major, unsigned int minor)
