@@ -96,7 +96,9 @@ variant_fragments() {
 
 # A git worktree of the pristine tree at base, ignoring build output.
 add_worktree() {
-	local src=$1 gitdir
+	local src gitdir
+	# Absolute: git -C would resolve a relative path inside the repository.
+	src=$(realpath -m "$1")
 	shift
 	mkdir -p "$(dirname "$src")"
 	git -C "$LINUX_GIT" worktree prune

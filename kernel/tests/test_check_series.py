@@ -29,7 +29,7 @@ TOP = pathlib.Path(__file__).resolve().parents[2]
 PATCHES = TOP / "kernel" / "patches"
 SCRIPT = TOP / "kernel" / "scripts" / "check-series.sh"
 FORMAT = TOP / "kernel" / "scripts" / "format-series.sh"
-BUILD = pathlib.Path(os.environ.get("BUILD", TOP / "build"))
+BUILD = pathlib.Path(os.environ.get("BUILD", TOP / "build")).resolve()
 # Apart from build/check-series, so that the tests neither wait for a
 # real check nor overwrite its tree and log.
 CHECK_DIR = BUILD / "check-series-tests"
