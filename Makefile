@@ -16,6 +16,7 @@ Q := $(if $(filter 1,$(V)),,@)
 export BUILD
 
 include kernel/kernel.mk
+include qemu/qemu.mk
 -include guest-tools/guest-tools.mk
 include guest-tools/initramfs/initramfs.mk
 -include bench/bench.mk

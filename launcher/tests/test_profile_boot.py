@@ -29,6 +29,11 @@ def test_profile_smoke(tmp_path):
                (paths.kernel_dir(variant) / "System.map").open()}
     assert doc["self"] and all(r["symbol"] in symbols for r in doc["self"])
     assert "self (RIP in):" in (vdir / "profile.txt").read_text()
+    # results.json keeps the top of it, for reports and comparisons.
+    kept = json.loads((vdir / "results.json").read_text())["profile"]
+    assert kept["kernel_samples"] == doc["states"]["kernel"]
+    assert kept["self"][0]["symbol"] == doc["self"][0]["symbol"]
+    assert set(kept["shares"]) == {"clocksource", "console"}
 
 
 @pytest.mark.parametrize("args, message", [

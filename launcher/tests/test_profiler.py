@@ -3,6 +3,7 @@ prints it."""
 
 from blkscale.qemu.profiler import (GuestProfiler, SymbolMap, parse_registers,
                                     render_text, stack_words)
+from blkscale.results.document import PROFILE_TOP, profile_digest
 
 SYSTEM_MAP = """\
 ffffffff81000000 T _text
@@ -145,3 +146,28 @@ def test_shares_name_the_clocksource_and_the_console(tmp_path):
     assert shares["clocksource"]["percent"] == 0.0
     assert "console:        0.0% of kernel samples (none)" in render_text(
         quiet.summary())
+
+
+def test_results_keep_the_shares_and_the_busiest_functions(tmp_path):
+    """results.json's profile: the shares as percents and the top
+    functions as shares of the kernel's samples, no more than PROFILE_TOP."""
+    summary = {"interval_s": 0.2, "samples": 250,
+               "states": {"kernel": 200, "idle": 50},
+               "shares": {"clocksource": {"percent": 12.5, "samples": 25,
+                                          "symbols": {"read_hpet": 25}},
+                          "console": {"percent": 0.0, "samples": 0,
+                                      "symbols": {}}},
+               "self": [{"symbol": f"f{i}", "samples": 100 - i}
+                        for i in range(PROFILE_TOP + 5)],
+               "inclusive": [{"symbol": "get_device_parent", "samples": 150}]}
+    digest = profile_digest(summary)
+    assert digest["kernel_samples"] == 200
+    assert digest["shares"] == {"clocksource": 12.5, "console": 0.0}
+    assert len(digest["self"]) == PROFILE_TOP
+    assert digest["self"][0] == {"symbol": "f0", "samples": 100,
+                                 "percent": 50.0}
+    assert digest["inclusive"] == [{"symbol": "get_device_parent",
+                                    "samples": 150, "percent": 75.0}]
+    # No kernel sample (a guest that only idled): shares of nothing are 0.
+    idle = profile_digest(dict(summary, states={"idle": 9}))
+    assert idle["self"][0]["percent"] == 0.0

@@ -6,7 +6,8 @@ from dataclasses import dataclass, field
 
 from blkscale.figures import clockfloor
 
-from . import blktests, bootcurve, everydisk, fit, predict, repeats, series
+from . import (blktests, bootcurve, everydisk, fit, predict, profile,
+               repeats, series)
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -452,5 +453,10 @@ def analyse(run):
     a.tables.update(found)
     if not found:
         a.notes["blktests"] = "This run has no blktests results (make blktests)."
+    found = profile.tables(run)
+    a.tables.update(found)
+    if not found:
+        a.notes["profile"] = "No run of this report was profiled " \
+            "(blkscale run --profile)."
     _plan(run, a)
     return a

@@ -5,6 +5,23 @@ def _qemu(version):
     return version or "-"
 
 
+def clock_console(run):
+    """Each variant's guest clocksource and kernel console as its runs
+    recorded them ("patched: tsc, quiet"): the simulator's own costs a
+    reader must know before comparing boot times."""
+    seen = {}
+    for e in run.with_results():
+        guest, host = e.doc.get("guest"), e.doc.get("host")
+        clock = guest.get("clocksource") if isinstance(guest, dict) else None
+        console = host.get("console") if isinstance(host, dict) else None
+        if clock or console:
+            # Runs older than these fields record neither: left out.
+            seen.setdefault(e.variant, {})[
+                f"{clock or '-'}, {console or '-'}"] = None
+    return "; ".join(f"{v}: {' / '.join(pairs)}"
+                     for v, pairs in seen.items()) or "-"
+
+
 def lines(run):
     m = run.meta
     git = m.get("git") or {}
@@ -27,6 +44,7 @@ def lines(run):
         ("Host CPU", f"{m.get('host_cpu') or '-'} "
                      f"({m.get('host_cpus') or '?'} CPUs)"),
         ("Guest vCPUs", vcpus),
+        ("Guest clock and console", clock_console(run)),
     ]
     for h in m.get("hosts") or []:
         # A sweep over libvirt hosts: each host's own facts.

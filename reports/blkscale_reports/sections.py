@@ -43,6 +43,10 @@ SECTIONS = [
      "side by side, regressions (passed on the reference kernel, failed on "
      "another) and other differences first, then failures and tests not "
      "run, with their reasons."),
+    ("profile", "Guest kernel profile", None, ["profile"],
+     "Where the guest kernel spent its time in the runs that were "
+     "profiled: the simulated clock's and console's shares and the "
+     "busiest functions of each run."),
     ("plan", "Capacity planning", None, ["capacity_plan", "capacity_error"],
      "What 1000, 4000, 5000 and 10000 disks should cost according to the "
      "models above, with the models' error on the measured points."),

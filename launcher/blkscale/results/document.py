@@ -16,6 +16,32 @@ from . import RESULTS_SCHEMA
 _INTERPRETED = {STEP_SECTIONS["fio"]}
 
 
+# Functions of a profile results.json keeps (profile.json has a hundred).
+PROFILE_TOP = 10
+
+
+def profile_digest(summary):
+    """What results.json keeps of a guest profile: the sample counts, the
+    clocksource's and the console's shares, and the busiest functions as
+    shares of the kernel's samples, so that reports and comparisons read
+    them without profile.json."""
+    kernel = (summary.get("states") or {}).get("kernel", 0)
+
+    def rows(key):
+        return [{"symbol": r["symbol"], "samples": r["samples"],
+                 "percent": round(100.0 * r["samples"] / kernel, 1)
+                 if kernel else 0.0}
+                for r in (summary.get(key) or [])[:PROFILE_TOP]]
+    return {"file": "profile.json",
+            "interval_s": summary.get("interval_s"),
+            "samples": summary.get("samples"),
+            "kernel_samples": kernel,
+            "states": summary.get("states"),
+            "shares": {g: v.get("percent")
+                       for g, v in (summary.get("shares") or {}).items()},
+            "self": rows("self"), "inclusive": rows("inclusive")}
+
+
 def disks_found(disks_section):
     """Count the guest's block devices by driver family."""
     found = {"vd": 0, "sd": 0, "nullb": 0}
@@ -233,6 +259,8 @@ def build(ctx, stream):
             doc["warnings"].append(f"section {name} renamed section_{name}")
             key = f"section_{name}"
         doc[key] = value
+    if getattr(ctx, "profiler", None) is not None:
+        doc["profile"] = profile_digest(ctx.profiler.summary(top=PROFILE_TOP))
     if "fio_raw" in sections:
         doc["fio"] = derive_fio(sections["fio_raw"], ctx.fio_disk_map,
                                 topo.plan.fio.verify)
