@@ -32,6 +32,9 @@
 #    prepared once, and fail on an error or on a warning those files do
 #    not give at base (recorded file by file before the first patch).
 #
+# CHECK_SERIES_VARIANT=patched-6.12 checks the series of another variant
+# of kernel/variants.toml (its base, patches and configuration; default
+# patched, the 6.1 series) in build/check-series-<variant>;
 # CHECK_SERIES_BUILD=0 stops after git am (no build, no boot);
 # CHECK_SERIES_BOOT=0 builds but does not boot; CHECK_SERIES_CONFIGS="..."
 # picks configurations; CHECK_SERIES_PATCHES=DIR checks another directory
@@ -54,11 +57,25 @@
 # touches recompiles, and ccache shares objects with the variant builds.
 . "$(dirname "$0")/common.sh"
 
-PATCHES=${CHECK_SERIES_PATCHES:-$TOP/kernel/patches}
+# The series is a variant's (kernel/variants.toml): its base's pristine
+# tree, its patch directory and its configuration.  patched is the 6.1
+# series; CHECK_SERIES_VARIANT=patched-6.12 checks the same series on 6.12.
+SERIES_VARIANT=${CHECK_SERIES_VARIANT:-patched}
+variant_load "$SERIES_VARIANT"
+[ "$VARIANT_KIND" = source ] && [ -n "$VARIANT_PATCHES" ] ||
+	die "CHECK_SERIES_VARIANT=$SERIES_VARIANT: not a variant built from source with patches (kernel/variants.toml)"
+SERIES_BASE=$VARIANT_BASE_VERSION
+SERIES_PATCHES=$TOP/$VARIANT_PATCHES
+LINUX_GIT=$(base_git "$SERIES_BASE")
+PATCHES=${CHECK_SERIES_PATCHES:-$SERIES_PATCHES}
 DO_BUILD=${CHECK_SERIES_BUILD:-1}
 DO_BOOT=${CHECK_SERIES_BOOT:-1}
 [ "$DO_BUILD" = 1 ] || DO_BOOT=0
-CHECK=${CHECK_SERIES_DIR:-$BUILD/check-series}
+if [ "$SERIES_VARIANT" = patched ]; then
+	CHECK=${CHECK_SERIES_DIR:-$BUILD/check-series}
+else
+	CHECK=${CHECK_SERIES_DIR:-$BUILD/check-series-$SERIES_VARIANT}
+fi
 LOG=$CHECK/check-series.log
 ALL_CONFIGS="x86_64 noprocfs nolegacy i386 w1 sparse"
 
@@ -73,7 +90,7 @@ if [ -z "${CHECK_SERIES_LOGGED:-}" ]; then
 	status=0
 	CHECK_SERIES_LOGGED=1 "$0" "$@" 2>&1 | tee "$LOG" || status=${PIPESTATUS[0]}
 	if [ "$DO_BUILD" = 1 ] && [ "${CHECK_SERIES_FROM:-1}" = 1 ] &&
-		[ "$PATCHES" = "$TOP/kernel/patches" ]; then
+		[ "$PATCHES" = "$SERIES_PATCHES" ]; then
 		cp "$LOG" "$CHECK/last-full-check.log"
 	fi
 	exit "$status"
@@ -195,7 +212,7 @@ cmake() {
 # does not hold as asked, on one line: what "where it applies" left out.
 unapplied() {
 	local odir=$1 f line sym out=
-	for f in $(variant_fragments patched); do
+	for f in $(variant_fragments "$SERIES_VARIANT"); do
 		while IFS= read -r line; do
 			case $line in
 			CONFIG_*=*)
@@ -217,7 +234,7 @@ configure_config() {
 	case $name in
 	w1 | sparse)
 		# The patched variant's configuration as build.sh writes it.
-		(configure_tree "$src" "$odir" patched "$log") ||
+		(configure_tree "$src" "$odir" "$SERIES_VARIANT" "$log") ||
 			{ echo "configuration failed (see $log)"; return 1; }
 		return 0 ;;
 	noprocfs) off=CONFIG_PROC_FS ;;
@@ -232,7 +249,7 @@ configure_config() {
 				"$src/kernel/configs/tiny.config" \
 				"$src/arch/x86/configs/tiny.config"
 		fi
-		for f in $(variant_fragments patched); do cat "$f"; done
+		for f in $(variant_fragments "$SERIES_VARIANT"); do cat "$f"; done
 		# Last, so that it overrides the fragments.
 		[ -z "$off" ] || echo "# $off is not set"
 	} >"$odir/blkscale.allconfig"
@@ -541,12 +558,12 @@ config_verdict() {
 
 # --- the series file ----------------------------------------------------
 series=$PATCHES/series
-[ -f "$series" ] || die "kernel/patches/series: no such file"
+[ -f "$series" ] || die "${series#"$TOP"/}: no such file"
 mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" |
 	grep -v '^$' || true)
-[ "${#patches[@]}" -gt 0 ] || die "kernel/patches/series: lists no patch"
+[ "${#patches[@]}" -gt 0 ] || die "${series#"$TOP"/}: lists no patch"
 for p in "${patches[@]}"; do
-	[ -f "$PATCHES/$p" ] || die "kernel/patches/series: $p: no such patch"
+	[ -f "$PATCHES/$p" ] || die "${series#"$TOP"/}: $p: no such patch"
 done
 cover=$PATCHES/0000-cover-letter.patch
 total=${#patches[@]}
@@ -579,7 +596,7 @@ extra=()
 for c in "${configs[@]}"; do [ "$c" = x86_64 ] || extra+=("$c"); done
 declare -A spent=() base_ok=()
 
-"$TOP/kernel/scripts/source-tree.sh"
+"$TOP/kernel/scripts/source-tree.sh" "$SERIES_BASE"
 checkpatch=$LINUX_GIT/scripts/checkpatch.pl
 
 count="$total patch"
@@ -659,7 +676,7 @@ elif [ "$DO_BUILD" = 1 ]; then
 	if [ "$has_x86_64" = 1 ]; then
 		t=$(date +%s)
 		# The configuration build.sh gives the patched variant.
-		configure_tree "$src" "$obj" patched "$CHECK/config.log"
+		configure_tree "$src" "$obj" "$SERIES_VARIANT" "$CHECK/config.log"
 		if ! build "$CHECK/base.log"; then
 			say FAIL "base: the pristine tree does not build: $(build_reason "$CHECK/base.log")"
 			exit 1

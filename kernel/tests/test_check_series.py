@@ -294,6 +294,36 @@ def test_resume_only_on_the_patches_checked_before(copy):
     assert rc != 0 and "not a patch number from 1 to" in out, out
 
 
+@pytest.mark.skipif(
+    not (BUILD / "linux-6.12" / "scripts" / "checkpatch.pl").exists(),
+    reason="no 6.12 pristine tree (make kernel VARIANTS=patched-6.12)")
+def test_the_6_12_series_is_checked_on_its_own_base(tmp_path):
+    """CHECK_SERIES_VARIANT=patched-6.12: the 6.12 series, on 6.12."""
+    patches = tmp_path / "patches"
+    shutil.copytree(PATCHES / "6.12", patches)
+    make_checkable(patches)
+    rc, out = check(patches, CHECK_SERIES_VARIANT="patched-6.12",
+                    CHECK_SERIES_DIR=str(CHECK_DIR.with_name(
+                        "check-series-tests-6.12")))
+    assert rc == 0, out
+    assert "patches on linux-source-6.12" in out, out
+
+
+@needs_tree
+@pytest.mark.parametrize("variant, message", [
+    ("stock", "CHECK_SERIES_VARIANT=stock: not a variant built from source "
+              "with patches"),
+    ("debian", "CHECK_SERIES_VARIANT=debian: not a variant built from "
+               "source with patches"),
+    ("nosuch", "nosuch"),
+])
+def test_a_variant_without_a_series_is_refused(copy, variant, message):
+    rc, out = check(copy, CHECK_SERIES_VARIANT=variant)
+    assert rc != 0
+    assert message in out, out
+    assert "applies" not in out, out
+
+
 @needs_tree
 def test_unknown_configuration_is_refused(copy):
     rc, out = check(copy, CHECK_SERIES_BUILD="1",
