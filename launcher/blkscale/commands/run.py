@@ -12,6 +12,7 @@ from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..guestlink import layers
 from ..names import RUN_ID, VARIANT
+from ..qemu import binary as qemu_binary
 from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
@@ -42,6 +43,9 @@ def add_arguments(parser):
                         default="qemu:///system", help="libvirt connection "
                         "for --backend libvirt (default: qemu:///system, "
                         "started if not running)")
+    parser.add_argument("--qemu", metavar="patched|distro|PATH",
+                        help="the QEMU binary: distro (default), patched "
+                             "(make qemu) or a path; overrides guest.qemu")
     parser.add_argument("--show-command", action="store_true",
                         help="print the QEMU command line, then run it")
     parser.add_argument("--dry-run", action="store_true",
@@ -115,8 +119,12 @@ def main(args):
     planned = prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
-    backend = backends.chosen(args.backend, paths.qemu_binary(),
-                              args.libvirt_uri, args.staging)
+    qemu = qemu_binary.resolve(args.qemu, topo)
+    if args.backend == "libvirt" and qemu != paths.qemu_binary():
+        raise UsageError("--qemu: the libvirt backend starts its host's "
+                         "own QEMU; use --backend qemu")
+    backend = backends.chosen(args.backend, qemu, args.libvirt_uri,
+                              args.staging)
     if args.dry_run:
         return _dry_run(planned, variants, args, backend)
 

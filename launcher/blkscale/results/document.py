@@ -9,6 +9,7 @@ import re
 
 from .. import VERSION, kernels, paths
 from ..machine.guest import console_kind
+from ..qemu import binary as qemu_binary
 from ..topology.schema import STEP_SECTIONS
 from . import RESULTS_SCHEMA
 
@@ -222,7 +223,10 @@ def build(ctx, stream):
                     "bridges": len(layout.bridges)},
         },
         "host": {
-            "qemu_version": ctx.qemu_version, "accelerator": ctx.accel,
+            "qemu_version": ctx.qemu_version,
+            "qemu": qemu_binary.describe(ctx.argv[0], ctx.qemu_version)
+            if ctx.argv else None,
+            "accelerator": ctx.accel,
             "backend": ctx.backend,
             "console": console_kind(topo, ctx.backend),
             "cpu_model": ctx.host_cpu, "host_cpus": os.cpu_count(),

@@ -67,7 +67,7 @@ def load(path):
     g = data["guest"]
     guest = Guest(g["vcpus"], g["memory_mib"], g["variants"], g["cmdline"],
                   g["firmware"], g["uevent_helper"], g["clocksource"],
-                  g["console"])
+                  g["console"], g["qemu"])
     for word in guest.cmdline.split():
         if word.startswith(RESERVED_CMDLINE):
             raise TopologyError(path, "guest.cmdline", f'must not set "{word}"'

@@ -22,6 +22,7 @@ class Guest:
     uevent_helper: str = "none"
     clocksource: str = "auto"
     console: str = "auto"
+    qemu: str = "distro"
 
 
 @dataclass

@@ -442,6 +442,10 @@ GUEST = Table({
                          doc="guest clocksource: auto, tsc, hpet or kernel"),
     "console": Field(Str(choices=CONSOLES), "auto",
                      doc="kernel console: auto, quiet, virtio or serial"),
+    # "patched": build/qemu/out, checked when a run starts, not here, so
+    # that validate and plan work before `make qemu`.
+    "qemu": Field(Str(), "distro",
+                  doc="QEMU binary: distro, patched (make qemu) or a path"),
 })
 
 TIMEOUTS = Table({

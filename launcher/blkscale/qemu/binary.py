@@ -1,0 +1,83 @@
+"""Which qemu-system-x86_64 a run starts, and what results.json says of it.
+
+"distro": Debian's, found on PATH (BLKSCALE_QEMU overrides it, as tests
+do); "patched": the one `make qemu` builds from Debian's source with
+qemu/patches (build/qemu/out); anything else is a path.  A topology
+chooses with guest.qemu, `--qemu` overrides it.  A `make qemu` build has
+`version`, `base` and `patches` files beside it; results record its
+patch set from them.
+"""
+
+import os
+import shutil
+from pathlib import Path
+
+from .. import paths
+from ..errors import TopologyError, UsageError
+
+DISTRO = "distro"
+PATCHED = "patched"
+CHOICES = (DISTRO, PATCHED)
+
+
+def patched_path():
+    """Where `make qemu` puts its binary."""
+    return paths.build_dir() / "qemu" / "out" / "qemu-system-x86_64"
+
+
+def _refuse(problem, topo_path=None, from_topology=False):
+    if from_topology:
+        raise TopologyError(topo_path, "guest.qemu", problem)
+    raise UsageError(f"--qemu: {problem}")
+
+
+def resolve(flag=None, topo=None):
+    """The binary to start: --qemu's value if given, else the topology's
+    guest.qemu, else the distro's.  Refuses a patched binary not built
+    and a path that is not an executable file, in one line."""
+    from_topology = flag is None and topo is not None
+    choice = flag if flag is not None else (
+        topo.guest.qemu if topo is not None else DISTRO)
+    topo_path = topo.path if topo is not None else None
+    if choice == DISTRO:
+        return paths.qemu_binary()
+    if choice == PATCHED:
+        path = patched_path()
+        if not os.access(path, os.X_OK):
+            _refuse(f'"patched": {paths.display(path)} is not built '
+                    "(run make qemu)", topo_path, from_topology)
+        return str(path)
+    path = Path(choice).expanduser()
+    if not path.is_file() or not os.access(path, os.X_OK):
+        _refuse(f"{choice}: not an executable file (use distro, patched "
+                "or the path of a qemu-system-x86_64)", topo_path,
+                from_topology)
+    return os.path.abspath(path)
+
+
+def _lines(path):
+    try:
+        return [line for line in path.read_text().splitlines() if line]
+    except OSError:
+        return []
+
+
+def describe(qemu, version=None):
+    """What results.json's host.qemu says of the binary a run started:
+    its path, version, which kind, and for a `make qemu` build the
+    Debian source it was built from and its patches' subjects."""
+    path = Path(os.path.abspath(shutil.which(qemu) or qemu))
+    if qemu == paths.qemu_binary():
+        kind = DISTRO
+    elif path == Path(os.path.abspath(patched_path())):
+        kind = PATCHED
+    else:
+        kind = "path"
+    record = {"path": str(path), "kind": kind, "version": version,
+              "base": None, "patches": []}
+    out = path.parent
+    if (out / "patches").is_file() and (out / "base").is_file():
+        base = _lines(out / "base")
+        record["base"] = base[0] if base else None
+        record["patches"] = _lines(out / "patches")
+    return record
