@@ -47,7 +47,9 @@ apt-get "${apt_private[@]}" update -q >"$QDIR/apt-update.log" 2>&1 ||
 	die "apt-get source $source=$version failed (see $QDIR/apt-source.log)"
 
 tree=$(find "$QDIR/unpack" -mindepth 1 -maxdepth 1 -type d -name "$source-*" | head -1)
-[ -n "$tree" ] && [ -f "$tree/VERSION" ] || die "apt-get source unpacked no $source tree (see $QDIR/apt-source.log)"
+if [ -z "$tree" ] || [ ! -f "$tree/VERSION" ]; then
+	die "apt-get source unpacked no $source tree (see $QDIR/apt-source.log)"
+fi
 mv "$tree" "$QSRC"
 ls "$QDIR/unpack" >"$QDIR/source-files"
 rm -rf "$QDIR/unpack"
