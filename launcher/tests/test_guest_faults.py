@@ -96,6 +96,12 @@ def test_fault(mode, status, kind, message, console, built, tmp_path):
                   env={"TMPDIR": str(tmp)}, timeout=300)
     assert_failed_cleanly(out, tmp, results, status, kind, message)
     assert console in out.stderr
+    if mode == "hang":
+        # Where the vCPUs were when it was stopped: /init sleeps, so
+        # every vCPU is halted, and the message says so.
+        assert "--- the vCPUs when the run was stopped ---" in out.stderr
+        assert re.search(r"\+0\.0 s vCPU 0: ", out.stderr), out.stderr
+        assert re.search(r"; vCPU 0 halted \(idle", out.stdout), out.stdout
 
 
 def test_qemu_killed_mid_boot(built, tmp_path):

@@ -2,7 +2,8 @@
 prints it."""
 
 from blkscale.qemu.profiler import (GuestProfiler, SymbolMap, parse_registers,
-                                    render_text, stack_words)
+                                    render_text, snapshot, stack_words)
+from blkscale.qemu.qmp import QmpError
 from blkscale.results.document import PROFILE_TOP, profile_digest
 
 SYSTEM_MAP = """\
@@ -171,3 +172,24 @@ def test_results_keep_the_shares_and_the_busiest_functions(tmp_path):
     # No kernel sample (a guest that only idled): shares of nothing are 0.
     idle = profile_digest(dict(summary, states={"idle": 9}))
     assert idle["self"][0]["percent"] == 0.0
+
+
+def test_snapshot_of_a_stuck_guest_names_each_vcpu(tmp_path):
+    """A hang report: vCPU 0 in a kernel function with its callers,
+    vCPU 1 halted, once per sample; a refused read is counted, not raised."""
+    path = tmp_path / "System.map"
+    path.write_text(SYSTEM_MAP)
+    lines = snapshot(lambda c, cpu: REGS if c.startswith("info") else STACK,
+                     path, samples=2, gap_s=0.0)
+    assert lines == [
+        "+0.0 s vCPU 0: in pci_conf1_read <- acpi_ps_parse_loop "
+        "<- virtio_pci_driver_init",
+        "+0.0 s vCPU 1: halted (idle: waiting for an interrupt)",
+        "+0.0 s vCPU 0: in pci_conf1_read <- acpi_ps_parse_loop "
+        "<- virtio_pci_driver_init",
+        "+0.0 s vCPU 1: halted (idle: waiting for an interrupt)"]
+
+    def refused(c, cpu):
+        raise QmpError("QEMU is gone")
+    assert snapshot(refused, path, samples=2, gap_s=0.0) == [
+        "2 of 2 samples could not be read"]

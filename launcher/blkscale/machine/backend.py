@@ -50,6 +50,11 @@ class Starter(Protocol):
     def profiler(self, variant, interval_s):
         """The guest profiler of --profile, if the backend has one."""
 
+    def vcpu_snapshot(self, machine, variant) -> list:
+        """Lines saying where each vCPU of a machine about to be stopped
+        as hung is (halted, or the kernel functions on its stack); none
+        where the backend cannot read its registers."""
+
 
 class Backend(Protocol):
     argv: list              # QEMU's command line, as it ran

@@ -16,7 +16,9 @@ from . import accel as accel_mod
 from . import argv as qargv
 from . import hotplug
 from .machine import Machine
+from . import profiler as profiler_mod
 from .profiler import GuestProfiler
+from .qmp import QmpError
 
 # Where --dry-run shows the run's temporary directory.
 DRY_RUNDIR = "@RUNDIR@"
@@ -82,3 +84,16 @@ class QemuBackend:
         sure of its System.map)."""
         return GuestProfiler(paths.kernel_dir(variant) / "System.map",
                              interval_s)
+
+    def vcpu_snapshot(self, machine, variant):
+        """Where the vCPUs are, from their registers and stacks over QMP,
+        named from the variant's System.map; nothing without one.  A
+        diagnosis must not turn a hang into another error: a monitor that
+        does not answer as QEMU's does gives one line saying so."""
+        try:
+            system_map = paths.kernel_dir(variant) / "System.map"
+            if not system_map.is_file():
+                return []
+            return profiler_mod.snapshot(machine.hmp, system_map)
+        except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
+            return [f"the vCPUs could not be read: {e}"]

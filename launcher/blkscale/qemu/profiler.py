@@ -17,6 +17,7 @@ well under 1% of a TCG boot.
 import bisect
 import json
 import re
+import time
 from collections import Counter
 
 from .qmp import QmpError
@@ -243,3 +244,34 @@ def write(profiler, directory):
     with open(f"{directory}/profile.txt", "w") as f:
         f.write(render_text(doc))
     return doc
+
+
+# What a vCPU not running kernel text was doing, as a hang report says it.
+_STATE_TEXT = {"idle": "halted (idle: waiting for an interrupt)",
+               "user": "in user space",
+               "other": "outside the kernel's text (firmware or a module)"}
+SNAPSHOT_SAMPLES = 3
+SNAPSHOT_GAP_S = 0.2
+SNAPSHOT_CHAIN = 8
+
+
+def snapshot(hmp, system_map, samples=SNAPSHOT_SAMPLES, gap_s=SNAPSHOT_GAP_S):
+    """Where each vCPU is, a few samples apart: for a guest about to be
+    stopped as hung, the line that tells a lost wakeup (every vCPU halted)
+    from a loop (the same function every time) and names the function."""
+    prof = GuestProfiler(system_map, gap_s)
+    for i in range(samples):
+        if i:
+            time.sleep(gap_s)
+        prof.sample(hmp, i * gap_s, "stopped")
+    lines = []
+    for t, _, cpu, state, own, chain in prof.samples:
+        if state == "kernel":
+            callers = [c for c in chain if c != own][:SNAPSHOT_CHAIN]
+            where = f"in {own}" + "".join(f" <- {c}" for c in callers)
+        else:
+            where = _STATE_TEXT.get(state, state)
+        lines.append(f"+{t:.1f} s vCPU {cpu}: {where}")
+    if prof.errors:
+        lines.append(f"{prof.errors} of {samples} samples could not be read")
+    return lines

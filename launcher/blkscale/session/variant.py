@@ -194,17 +194,18 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
                 break
             elapsed = now - spawn
             if parser.phase is None and elapsed > timeouts.boot_s:
-                raise GuestTimeout(f"the guest did not reach /init within "
-                                   f"timeouts.boot_s = {timeouts.boot_s} s",
-                                   watcher.tail())
+                raise _stuck(GuestTimeout, "the guest did not reach /init "
+                             f"within timeouts.boot_s = {timeouts.boot_s} s",
+                             machine, watcher, ctx, opts)
             if elapsed > timeouts.run_s:
-                raise GuestTimeout(f"the run took longer than timeouts.run_s "
-                                   f"= {timeouts.run_s} s", watcher.tail())
+                raise _stuck(GuestTimeout, "the run took longer than "
+                             f"timeouts.run_s = {timeouts.run_s} s",
+                             machine, watcher, ctx, opts)
             if now - last_activity > timeouts.hang_s:
-                raise GuestHang(f"no console or results output for "
-                                f"timeouts.hang_s = {timeouts.hang_s} s "
-                                f"(phase {parser.phase or 'kernel'})",
-                                watcher.tail())
+                raise _stuck(GuestHang, "no console or results output for "
+                             f"timeouts.hang_s = {timeouts.hang_s} s "
+                             f"(phase {parser.phase or 'kernel'})",
+                             machine, watcher, ctx, opts)
             phase = parser.phase or ("kernel" if not watcher.reached_init
                                      else "init")
             if ctx.profiler is not None and ctx.profiler.due(elapsed):
@@ -361,6 +362,28 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                        f"{where}{e.strerror}", expected)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+SNAPSHOT_HEADER = "--- the vCPUs when the run was stopped ---"
+
+
+def _stuck(error, message, machine, watcher, ctx, opts):
+    """A hang or timeout, with where the guest's vCPUs were when it was
+    declared (the backend reads them before QEMU is stopped): the last
+    sample of each vCPU ends the message, every sample ends the tail."""
+    lines = opts.backend.vcpu_snapshot(machine, ctx.variant)
+    last = {}
+    for line in lines:
+        head, sep, where = line.partition(": ")
+        if sep and " vCPU " in head:
+            last[head.split(" vCPU ")[1]] = where.split(" <- ")[0]
+    if last:
+        message += "; " + ", ".join(f"vCPU {cpu} {where}"
+                                    for cpu, where in sorted(last.items()))
+    tail = watcher.tail()
+    if lines:
+        tail = "\n".join(t for t in (tail, SNAPSHOT_HEADER, *lines) if t)
+    return error(message, tail)
 
 
 def _keep_console(tmp, out_dir):
