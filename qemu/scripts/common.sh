@@ -3,7 +3,8 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-BUILD=${BLKSCALE_BUILD:-$TOP/build}
+# The Makefile exports BUILD, which the launcher reads too.
+BUILD=${BUILD:-${BLKSCALE_BUILD:-$TOP/build}}
 case $BUILD in /*) ;; *) BUILD=$TOP/$BUILD ;; esac
 QDIR=$BUILD/qemu
 # Debian's source of the installed QEMU, as dpkg-source unpacks it, as a
