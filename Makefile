@@ -53,8 +53,10 @@ help: ## List the targets
 	@grep -hE '^[a-zA-Z0-9_%-]+:.*## ' $(MAKEFILE_LIST) | \
 		sed -E 's/^([^:]+):.*## (.*)/  \1\t\2/' | expand -t 24
 
-deps: ## Install the Debian packages that are missing (needs root)
-	$(Q)missing=$$(for p in $(DEB_PACKAGES); do \
+# Install those of the Debian packages $(1) that are missing; $(2) names
+# the target in the error.
+define install_missing
+	$(Q)missing=$$(for p in $(1); do \
 		dpkg-query -W -f='$${db:Status-Abbrev}' $$p 2>/dev/null | grep -q '^ii' || echo $$p; \
 	done); \
 	if [ -n "$$missing" ]; then \
@@ -63,8 +65,12 @@ deps: ## Install the Debian packages that are missing (needs root)
 		apt-get install -y -q --no-install-recommends $$missing >/dev/null || \
 		{ apt-get update -q >/dev/null && \
 		  apt-get install -y -q --no-install-recommends $$missing >/dev/null; } || \
-		{ echo "deps: apt-get could not install:" $$missing >&2; exit 1; }; \
+		{ echo "$(2): apt-get could not install:" $$missing >&2; exit 1; }; \
 	fi
+endef
+
+deps: ## Install the Debian packages that are missing (needs root)
+	$(call install_missing,$(DEB_PACKAGES),deps)
 
 run: deps kernel initramfs ## Run TOPOLOGY on both kernel variants and summarise
 	$(Q)./blkscale run $(TOPOLOGY) $(foreach v,$(VARIANTS),--variant $(v))

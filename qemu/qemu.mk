@@ -15,17 +15,7 @@ QEMU_DEB_PACKAGES := dpkg-dev ninja-build meson pkg-config ccache \
 qemu: qemu-deps $(QEMU_OUT)/qemu-system-x86_64 ## Build qemu-system-x86_64 from Debian's qemu source with qemu/patches (QEMU_JOBS=1)
 
 qemu-deps:
-	$(Q)missing=$$(for p in $(QEMU_DEB_PACKAGES); do \
-		dpkg-query -W -f='$${db:Status-Abbrev}' $$p 2>/dev/null | grep -q '^ii' || echo $$p; \
-	done); \
-	if [ -n "$$missing" ]; then \
-		echo "  DEPS    installing:" $$missing; \
-		export DEBIAN_FRONTEND=noninteractive; \
-		apt-get install -y -q --no-install-recommends $$missing >/dev/null || \
-		{ apt-get update -q >/dev/null && \
-		  apt-get install -y -q --no-install-recommends $$missing >/dev/null; } || \
-		{ echo "qemu: apt-get could not install:" $$missing >&2; exit 1; }; \
-	fi
+	$(call install_missing,$(QEMU_DEB_PACKAGES),qemu)
 
 # Built again when a script, the series or a patch changes, or when
 # Debian's QEMU is upgraded (its file list in dpkg's database changes).
