@@ -77,3 +77,18 @@ def test_quiet_console_counts_from_the_guests_lines():
     assert w.disks == 1234
     w.feed(b"blkscale: settle: 4096/4096 disks at 9.61 s\n")
     assert w.disks == 4096 and w.detail_of("settle") == "4096/4096 disks"
+
+
+def test_quiet_console_counts_scsi_disks_by_their_unit_attention():
+    """Before /init the quiet console shows a SCSI disk only by the
+    power-on warning of its first command: one per address, however
+    often it repeats; "Attached" lines, where printed, count alone."""
+    w = ConsoleWatcher()
+    w.feed(b"[   44.391525] sd 39:0:9:2: Power-on or device reset occurred\r\n"
+           b"[   44.392197] sd 39:0:9:1: Power-on or device reset occurred\r\n"
+           b"[   45.000000] sd 39:0:9:1: Power-on or device reset occurred\r\n")
+    assert w.disks == 2
+    w.feed(b"[   46.0] sd 0:0:1:0: [sdc] Attached SCSI disk\r\n")
+    assert w.disks == 2
+    w.feed(b"blkscale: settle: 9000/10000 disks\n")
+    assert w.disks == 9000

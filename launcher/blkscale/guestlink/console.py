@@ -13,7 +13,14 @@ the 6.1 printk formats:
 
 With the quiet console (loglevel=5) the kernel prints none of these; the
 guest's own "blkscale: settle: N/M disks" lines, once a second while
-/init waits for the disks, count them instead.
+/init waits for the disks, count them instead.  Before /init, a SCSI
+disk's first command still prints a warning the quiet console keeps,
+
+  drivers/scsi/scsi_lib.c   sd 0:0:1:2: Power-on or device reset occurred
+
+(the unit attention QEMU's and scsi_debug's LUNs report once): counted
+once per address, it shows the SCSI probe's progress while nothing else
+does.
 """
 
 import re
@@ -24,6 +31,7 @@ _SCSI = re.compile(rb"\] Attached SCSI (?:removable )?disk\s*$")
 _VIRTIO = re.compile(rb"virtio_blk virtio\d+: \[vd[a-z]+\] \d+ \d+-byte "
                      rb"logical blocks")
 _NULLB = re.compile(rb"null_blk: disk nullb\d+ created")
+_RESET = re.compile(rb"sd (\d+:\d+:\d+:\d+): Power-on or device reset occurred")
 _SETTLE = re.compile(rb"blkscale: settle: (\d+)/\d+ disks")
 _INIT = re.compile(rb"Run \S+ as init process")
 _BLKSCALE = re.compile(rb"blkscale: ([a-z_-]+):")
@@ -36,6 +44,7 @@ class ConsoleWatcher:
 
     def __init__(self, tail_lines=40):
         self.scsi = 0
+        self.scsi_reset = set()     # addresses of SCSI disks that said UA
         self.virtio = 0
         self.nullb = 0
         self.settled = 0            # the guest's own count, while it waits
@@ -48,7 +57,8 @@ class ConsoleWatcher:
 
     @property
     def disks(self):
-        return max(self.scsi + self.virtio + self.nullb, self.settled)
+        scsi = max(self.scsi, len(self.scsi_reset))
+        return max(scsi + self.virtio + self.nullb, self.settled)
 
     def feed(self, data):
         data = self._partial + data
@@ -65,6 +75,8 @@ class ConsoleWatcher:
             self.virtio += 1
         elif _NULLB.search(line):
             self.nullb += 1
+        elif (r := _RESET.search(line)):
+            self.scsi_reset.add(r.group(1))
         elif _INIT.search(line):
             self.reached_init = True
         elif PANIC.encode() in line and self.panic is None:
