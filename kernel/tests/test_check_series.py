@@ -294,11 +294,15 @@ def test_resume_only_on_the_patches_checked_before(copy):
     assert rc != 0 and "not a patch number from 1 to" in out, out
 
 
-@pytest.mark.skipif(
-    not (BUILD / "linux-6.12" / "scripts" / "checkpatch.pl").exists(),
-    reason="no 6.12 pristine tree (make kernel VARIANTS=patched-6.12)")
 def test_the_6_12_series_is_checked_on_its_own_base(tmp_path):
-    """CHECK_SERIES_VARIANT=patched-6.12: the 6.12 series, on 6.12."""
+    """CHECK_SERIES_VARIANT=patched-6.12: the 6.12 series, on 6.12.  The
+    6.12 tree is the nightly's (make kernel-all), not make test's: without
+    it the test is nightly-only, and in the nightly its absence fails."""
+    if not (BUILD / "linux-6.12" / "scripts" / "checkpatch.pl").exists():
+        missing = "no 6.12 pristine tree (make kernel VARIANTS=patched-6.12)"
+        if os.environ.get("BLKSCALE_NIGHTLY") == "1":
+            pytest.fail(missing)
+        pytest.skip(f"nightly test (BLKSCALE_NIGHTLY=1): {missing}")
     patches = tmp_path / "patches"
     shutil.copytree(PATCHES / "6.12", patches)
     make_checkable(patches)
