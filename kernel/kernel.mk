@@ -24,7 +24,7 @@ kernel-all: $(foreach v,$(filter-out %-blktests,$(KERNEL_VARIANTS)),$(KERNEL_OUT
 
 kernel-debug: $(KERNEL_OUT)/debug/bzImage ## Build the debug variant (patched + lockdep, DEBUG_LIST, SLUB debugging, kmemleak)
 
-kernel-blktests: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)-blktests/bzImage) ## Build the blktests flavour of the VARIANTS kernels (loop, md, nbd, sg, cgroups, dm, zoned, ublk: kernel/configs/blktests.config)
+kernel-blktests: $(foreach v,$(VARIANTS),$(KERNEL_OUT)/$(v)-blktests/bzImage) ## Build the blktests flavour of the VARIANTS kernels (loop, md, nbd, sg, cgroups, dm, zoned, ublk: kernel/configs/blktests.config, and blktests-X.Y.config where a base needs more)
 
 # A variant is rebuilt only when its scripts, config fragments or patches
 # change; kbuild then recompiles only what they affect.

@@ -65,8 +65,11 @@ def test_variants_of_one_base_and_series_share_a_tree():
     assert shell("debug")["VARIANT_TREE"] == "patched"
     assert shell("patched-blktests")["VARIANT_TREE"] == "patched"
     assert shell("stock-6.12-blktests")["VARIANT_TREE"] == "stock-6.12"
-    assert "kernel/configs/blktests.config" in \
-        shell("stock-6.12-blktests")["VARIANT_CONFIG"]
+    config = shell("stock-6.12-blktests")["VARIANT_CONFIG"].strip("'").split()
+    assert config[-2:] == ["kernel/configs/blktests.config",
+                           "kernel/configs/blktests-6.12.config"]
+    six_one = shell("stock-blktests")["VARIANT_CONFIG"].strip("'").split()
+    assert six_one[-1] == "kernel/configs/blktests.config"
 
 
 def test_a_user_adds_a_variant_in_a_few_lines(tmp_path):

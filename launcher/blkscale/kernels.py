@@ -19,7 +19,9 @@ from .errors import InputError
 from .names import VARIANT
 
 DEFAULT_FILE = "kernel/variants.toml"
-# What a flavour adds to a source variant: NAME-blktests.
+# What a flavour adds to a source variant: NAME-blktests.  A base whose
+# Kconfig spells an option differently adds FRAGMENT-X.Y.config as well
+# (6.12's null_blk fault injection depends on FAULT_INJECTION_CONFIGFS).
 FLAVOURS = {"blktests": "kernel/configs/blktests.config"}
 SOURCE_BASE = re.compile(r"linux-source-(\d+\.\d+)")
 IMAGE_BASE = re.compile(r"linux-image-[a-z0-9][a-z0-9.+-]*")
@@ -100,9 +102,17 @@ def load(path=None):
             if fname in variants:
                 raise InputError(shown, fname, f"a name reserved for the "
                                  f"{flavour} flavour of {v.name}")
-            variants[fname] = Variant(fname, v.base, v.config + (fragment,),
+            variants[fname] = Variant(fname, v.base,
+                                      v.config + _flavour_fragments(
+                                          fragment, v.base_version),
                                       v.patches, flavour_of=v.name)
     return _with_trees(variants)
+
+
+def _flavour_fragments(fragment, base_version):
+    """The flavour's fragment, and its base's own addition if it has one."""
+    own = fragment.removesuffix(".config") + f"-{base_version}.config"
+    return (fragment, own) if (paths.REPO / own).is_file() else (fragment,)
 
 
 def _with_trees(variants):
