@@ -52,22 +52,8 @@ if [ -n "$(find "$tree" -name 'virtio_pci.ko*' -print -quit 2>/dev/null)" ]; the
 	# A modular kernel (a distro's): only the modules the guest needs
 	# (guest-tools/initramfs/modules) and what they depend on, with a
 	# modules.dep of their own; /init loads the "boot" ones.
-	[ -f "$tree/modules.dep" ] || die "$variant: no modules.dep in ${tree#"$top"/}"
-	dest=$root/lib/modules/$release
-	mkdir -p "$dest"
-	want=$(awk '$1 == "boot" || $1 == "plan" { print $2 }' "$here/modules")
-	for mod in $want; do
-		# modules.dep names files: kernel/drivers/scsi/sd_mod.ko: dep.ko ...
-		line=$(awk -v m="$mod" '{ f = $1; sub(":$", "", f); n = f;
-			sub(".*/", "", n); sub("\\.ko.*", "", n); gsub("-", "_", n)
-			if (n == m) { print; exit } }' "$tree/modules.dep")
-		[ -n "$line" ] || die "$variant: module $mod not in ${tree#"$top"/}"
-		for f in $(echo "$line" | tr -d ':'); do
-			install -D -m 0644 "$tree/$f" "$dest/$f"
-		done
-	done
-	cp "$tree"/modules.builtin* "$tree/modules.order" "$dest/" 2>/dev/null || true
-	depmod -b "$root" "$release" || die "$variant: depmod failed"
+	"$here/copy-modules.sh" "$tree" "$root" "$release" boot plan ||
+		die "$variant: the modules of ${tree#"$top"/} could not be copied"
 	awk '$1 == "boot" { print $2 }' "$here/modules" >"$root/lib/blkscale/boot-modules"
 elif [ -d "$tree" ]; then
 	cp -a "$tree" "$root/lib/modules/"

@@ -61,7 +61,7 @@ def results(tmp_path):
     return res
 
 
-def convert(tmp_path, results, log=CHECK_LOG, rc=1):
+def convert(tmp_path, results, log=CHECK_LOG, rc=1, missing=""):
     if not shutil.which("gawk"):
         pytest.skip("gawk is not installed (make deps)")
     log_file = tmp_path / "check.log"
@@ -69,7 +69,8 @@ def convert(tmp_path, results, log=CHECK_LOG, rc=1):
     out = subprocess.run(
         ["gawk", "-f", str(AWK), "-v", f"results={results}",
          "-v", "devmap= vblk-0=vda scsi-0=sda", "-v", f"check_rc={rc}",
-         "-v", "wall_s=12.50", str(log_file)],
+         "-v", "wall_s=12.50", "-v", f"modules_missing={missing}",
+         str(log_file)],
         capture_output=True, env={"LC_ALL": "C"}, check=True)
     return json.loads(out.stdout.decode("ascii"))
 
@@ -88,6 +89,13 @@ def test_every_status_line_is_one_test(tmp_path, results):
     assert doc["check_exit_status"] == 1
     assert doc["wall_s"] == 12.5
     assert doc["devices"] == {"vblk-0": "vda", "scsi-0": "sda"}
+    assert doc["modules_missing"] == []
+
+
+def test_modules_the_kernel_lacks_are_listed(tmp_path, results):
+    """modlayer.sh's list, one a line, of a modular kernel's image."""
+    doc = convert(tmp_path, results, missing="dm_dust\nublk_drv")
+    assert doc["modules_missing"] == ["dm_dust", "ublk_drv"]
 
 
 def test_passed_test_has_device_serial_and_runtime(tmp_path, results):

@@ -127,7 +127,7 @@ def tables(run):
                   "Why"])
     counts = Table("blktests_summary", "blktests results",
                    ["Topology", "Variant", "Passed", "Failed", "Not run",
-                    "Total", "Wall (s)"])
+                    "Total", "Wall (s)", "Modules not in the kernel"])
     for topo in run.topologies:
         docs = {v: run.entry(topo, v).doc for v in variants
                 if run.entry(topo, v) and (run.entry(topo, v).doc or {})
@@ -139,7 +139,9 @@ def tables(run):
             counts.rows.append([topo, v, fmt(s.get("passed")),
                                 fmt(s.get("failed")), fmt(s.get("not_run")),
                                 fmt(s.get("total")),
-                                fmt(doc["blktests"].get("wall_s"), 1)])
+                                fmt(doc["blktests"].get("wall_s"), 1),
+                                " ".join(doc["blktests"].get(
+                                    "modules_missing") or []) or "-"])
         reference = run.reference if run.reference in docs else variants[0]
         verdicts, streaks = rerun_verdicts(run, docs, reference)
         rows = []

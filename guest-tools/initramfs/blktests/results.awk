@@ -145,7 +145,9 @@ END {
 		printf "%s%s: %s", first ? "" : ", ", jstr(serial[d]), jstr(d)
 		first = 0
 	}
-	printf "},\n  \"reruns\": {\"requested\": %d, \"tests\": %s, \"rounds\": %d, " \
+	# Modules a modular kernel lacks (its config), so not in the image.
+	printf "},\n  \"modules_missing\": %s", json_words(modules_missing)
+	printf ",\n  \"reruns\": {\"requested\": %d, \"tests\": %s, \"rounds\": %d, " \
 		"\"stopped\": %s, \"wall_s\": %s, \"runs\": [%s%s]}}\n", \
 		reruns, json_words(rerun_tests), rounds, jnull(stopped), \
 		rerun_wall_s == "" ? "null" : rerun_wall_s, rerun_runs, nruns ? "\n    " : ""

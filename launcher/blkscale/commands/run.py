@@ -19,7 +19,7 @@ from ..session.signals import interruptible
 from ..session.variant import (Options, check_socket_dir, kernel_files,
                                now_iso, run_variant)
 from . import prepare
-from .runflags import add_run_arguments
+from .runflags import add_qemu_argument, add_run_arguments
 
 
 def add_arguments(parser):
@@ -43,9 +43,7 @@ def add_arguments(parser):
                         default="qemu:///system", help="libvirt connection "
                         "for --backend libvirt (default: qemu:///system, "
                         "started if not running)")
-    parser.add_argument("--qemu", metavar="patched|distro|PATH",
-                        help="the QEMU binary: distro (default), patched "
-                             "(make qemu) or a path; overrides guest.qemu")
+    add_qemu_argument(parser, "guest.qemu (default: distro)")
     parser.add_argument("--show-command", action="store_true",
                         help="print the QEMU command line, then run it")
     parser.add_argument("--dry-run", action="store_true",
@@ -153,7 +151,9 @@ def main(args):
                          "seconds")
     backend.check(planned, variants, args.profile is not None)
     backend.ready()
-    image_layers = tuple(layers.for_plan(topo))
+    shared_layers = tuple(layers.for_plan(topo))
+    image_layers = {v: shared_layers + tuple(layers.for_variant(topo, v))
+                    for v in variants}
     progress = Progress(enabled=not args.quiet)
     status = EXIT_INTERRUPTED
     outcomes = []

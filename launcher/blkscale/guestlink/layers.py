@@ -3,7 +3,9 @@
 The blktests step runs a blktests checkout that BLKTESTS_DIR names: its
 layer (guest-tools/initramfs/blktests/mklayer.sh) is built on demand and
 cached by content under build/blktests/.  Without BLKTESTS_DIR the guest's
-step skips and says why.
+step skips and says why.  A modular kernel (a distro's) adds a second
+layer, the modules blktests loads (blktests/modlayer.sh), since its base
+image holds only those a scale run needs.
 """
 
 import os
@@ -12,7 +14,9 @@ import subprocess
 from .. import paths
 from ..errors import UsageError
 
-MKLAYER = paths.REPO / "guest-tools" / "initramfs" / "blktests" / "mklayer.sh"
+LAYER_SCRIPTS = paths.REPO / "guest-tools" / "initramfs" / "blktests"
+MKLAYER = LAYER_SCRIPTS / "mklayer.sh"
+MODLAYER = LAYER_SCRIPTS / "modlayer.sh"
 
 
 def blktests_source():
@@ -22,13 +26,37 @@ def blktests_source():
 
 def for_plan(topo):
     """Paths of the layers this plan needs, in order (built if missing)."""
-    checkout = blktests_source()
-    if "blktests" not in topo.plan.steps or checkout is None:
+    if not _runs_blktests(topo):
         return []
-    proc = subprocess.run([str(MKLAYER), checkout,
-                           str(paths.build_dir() / "blktests")],
-                          capture_output=True, text=True, check=False)
+    checkout = blktests_source()
+    return [_layer([str(MKLAYER), checkout], f"BLKTESTS_DIR={checkout}")]
+
+
+def modular(variant):
+    """Whether the variant's kernel has its drivers as modules."""
+    tree = paths.kernel_dir(variant) / "modules" / "lib" / "modules"
+    return any(tree.glob("*/kernel/drivers/virtio/virtio_pci.ko*"))
+
+
+def for_variant(topo, variant):
+    """Paths of the layers one variant's image adds (built if missing):
+    blktests' modules, for a modular kernel whose plan runs blktests."""
+    if not _runs_blktests(topo) or not modular(variant):
+        return []
+    return [_layer([str(MODLAYER), variant], f"--variant {variant}")]
+
+
+def _runs_blktests(topo):
+    return "blktests" in topo.plan.steps and blktests_source() is not None
+
+
+def _layer(argv, what):
+    """Run a layer script with the output directory last; its path."""
+    build = paths.build_dir()
+    proc = subprocess.run([*argv, str(build / "blktests")],
+                          capture_output=True, text=True, check=False,
+                          env=dict(os.environ, BUILD=str(build)))
     if proc.returncode != 0:
         problem = (proc.stderr.strip().splitlines() or ["failed"])[-1]
-        raise UsageError(f"BLKTESTS_DIR={checkout}: {problem}")
-    return [proc.stdout.strip().splitlines()[-1]]
+        raise UsageError(f"{what}: {problem}")
+    return proc.stdout.strip().splitlines()[-1]

@@ -52,7 +52,8 @@ class Options:
     show_command: bool = False
     progress: object = None
     profile_s: float = 0.0              # guest profiler interval, 0: off
-    layers: tuple = ()                  # image layers after the base
+    layers: dict = None                 # variant -> image layers after
+                                        # its base
 
     @property
     def accel(self):
@@ -279,7 +280,8 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                                        tmp)
         archive = planfiles.plan_archive(topo, planned.layout, run_id,
                                          variant)
-        cpio.concatenate([base, *opts.layers], archive, files.initrd)
+        cpio.concatenate([base, *(opts.layers or {}).get(variant, ())],
+                         archive, files.initrd)
         _make_images(planned, files, signatures.run_nonce(run_id, variant))
         names = planned.layout.blk_names()
         ctx.fio_disk_map = planfiles.fio_disk_map(topo, names)
