@@ -35,11 +35,14 @@ bench_overrides = \
 bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios; BENCH_HOSTS='uri1 uri2': fan out over libvirt hosts (BENCH_STAGING=volumes: send their files as storage volumes)
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
 
+# The kernels whose blktests flavour the nightly judges, pair by pair.
+NIGHTLY_BLKTESTS_BASES := stock patched stock-6.12 patched-6.12
+
 # The nightly also fuzzes the helper module on the debug kernel (lockdep,
 # DEBUG_LIST, SLUB debugging, kmemleak) and adds and removes SCSI devices
 # in parallel on it (the glue-directory stress): too slow under TCG for
 # make test.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio kernel-blktests $(foreach v,stock patched,$(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines (every repeat counts; undecided times get more repeats), the boot curve to 20,000 disks with its goals, 65,536 scsi_debug LUNs on both kernels (patched at most 10 minutes to census), debug-kernel fuzzing, blktests on both kernels, every declared kernel variant side by side (bench/sweeps/kernels.toml); JUnit XML; fails on a regression and on an undecided verdict (./blkscale nightly tells them apart: exit 1 and 3)
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines (every repeat counts; undecided times get more repeats), the boot curve to 20,000 disks with its goals, 65,536 scsi_debug LUNs on both kernels (patched at most 10 minutes to census), debug-kernel fuzzing, blktests on both kernels of each base (6.1, 6.12) and on Debian's own, every declared kernel variant side by side (bench/sweeps/kernels.toml); JUnit XML; fails on a regression and on an undecided verdict (./blkscale nightly tells them apart: exit 1 and 3)
 	$(Q)failed=0; undecided=0; \
 	verdict() { case $$1 in 0) ;; 3) undecided=1 ;; *) failed=1 ;; esac; }; \
 	rc=0; ./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || rc=$$?; verdict $$rc; \
@@ -52,6 +55,7 @@ nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUI
 		guest-tools/tests/test_fuzz_debug.py \
 		guest-tools/tests/test_gluestress_debug.py \
 		guest-tools/tests/test_blktests_nightly.py \
+		guest-tools/tests/test_blktests_debian.py \
 		guest-tools/tests/test_blktests_flavour.py \
 		kernel/tests/test_check_series.py || rc=1; verdict $$rc; \
 	if [ $$failed = 1 ]; then exit 1; fi; \

@@ -1,4 +1,5 @@
-"""blktests in full on the blktests flavour of both kernels (make nightly).
+"""blktests in full on the blktests flavour of both kernels (make nightly),
+on each base the series is kept for: 6.1 and 6.12, stock against patched.
 
 topologies/blktests.toml: the block, loop, scsi, dm, md and nbd groups on
 a virtio-blk and a SCSI disk.  Every test that failed runs again in the
@@ -16,10 +17,11 @@ kernels' reruns each such test gets a verdict (blktestsverdict):
 - a test that fails on both kernels is a warning with blktests' reason
   (reports/README.md explains the known ones).
 
-Each night's run stays under results/blktests-nightly/, the history the
-flaky streaks are counted from.  BLKSCALE_BLKTESTS_NIGHT=<run directory>
-judges a night already run instead of booting (its second boots
-included, none added).  Too slow for make test: it runs only
+Each night's run stays under results/blktests-nightly/ (the 6.12 pair's
+with a -6.12 suffix), the history the flaky streaks are counted from.
+BLKSCALE_BLKTESTS_NIGHT=<run directory> judges a night already run
+instead of booting (its second boots included, none added), for the
+pair whose results it holds.  Too slow for make test: it runs only
 with BLKSCALE_NIGHTLY=1, and needs the flavour kernels (make
 kernel-blktests); without them it skips and says so.
 """
@@ -38,7 +40,11 @@ from blkscale_reports import blktestsverdict as bv
 from blktestsrun import REPO, step
 
 TOPOLOGY = REPO / "topologies" / "blktests.toml"
-VARIANTS = ["stock-blktests", "patched-blktests"]
+# Each base's series against its own stock kernel; the first is the one
+# the rerun mechanism is checked on.
+PAIRS = {"6.1": ["stock-blktests", "patched-blktests"],
+         "6.12": ["stock-6.12-blktests", "patched-6.12-blktests"]}
+VARIANTS = PAIRS["6.1"]
 TIMEOUT = 4 * 3600
 
 pytestmark = pytest.mark.skipif(
@@ -50,20 +56,20 @@ def _env():
     return {"BLKTESTS_DIR": blktestsrun.checkout()}
 
 
-def _boot(run_dir):
-    """Tonight's run and its second boots, into run_dir."""
+def _boot(run_dir, variants):
+    """Tonight's run of one pair and its second boots, into run_dir."""
     env = _env()
-    status, docs, err = blktestsrun.run(TOPOLOGY, VARIANTS, None, env,
+    status, docs, err = blktestsrun.run(TOPOLOGY, variants, None, env,
                                         TIMEOUT, results=run_dir.parent,
                                         run_id=run_dir.name)
-    for variant in VARIANTS:
+    for variant in variants:
         doc = docs[variant]
         assert doc is not None, f"{variant}: no results ({err.strip()})"
         assert step(doc, "blktests")["verdict"] == "ok", variant
         print(f"{variant}: {doc['blktests']['summary']}, "
               f"{doc['blktests']['wall_s']} s, reruns "
               f"{doc['blktests']['reruns']['tests']}")
-    todo = bv.pending(bv.load_run(run_dir, VARIANTS), *VARIANTS)
+    todo = bv.pending(bv.load_run(run_dir, variants), *variants)
     for variant, tests in todo.items():
         print(f"{variant}: second boot to run again {' '.join(tests)}")
         _, again, err2 = blktestsrun.second_boot(TOPOLOGY, run_dir, variant,
@@ -73,24 +79,29 @@ def _boot(run_dir):
     return status, err
 
 
-@pytest.fixture(scope="module")
-def night():
-    """Tonight's run (or BLKSCALE_BLKTESTS_NIGHT's), every verdict."""
+@pytest.fixture(scope="module", params=sorted(PAIRS))
+def night(request):
+    """Tonight's run of one pair (or BLKSCALE_BLKTESTS_NIGHT's), every
+    verdict."""
+    variants = PAIRS[request.param]
     given = os.environ.get("BLKSCALE_BLKTESTS_NIGHT")
     if given:
         run_dir, status, err = Path(given), 0, ""
+        if not (run_dir / variants[0] / "results.json").is_file():
+            pytest.skip(f"{given}: no {request.param} results to judge")
     else:
-        run_dir = blktestsrun.NIGHTS / time.strftime("%Y%m%d-%H%M%S",
-                                                     time.gmtime())
-        status, err = _boot(run_dir)
-    docs = bv.load_run(run_dir, VARIANTS)
+        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+        suffix = "" if request.param == "6.1" else f"-{request.param}"
+        run_dir = blktestsrun.NIGHTS / f"{stamp}{suffix}"
+        status, err = _boot(run_dir, variants)
+    docs = bv.load_run(run_dir, variants)
     assert all(docs.values()), f"{run_dir}: no results.json of " + \
-        " or ".join(v for v in VARIANTS if not docs[v])
-    verdicts = bv.judge(docs, *VARIANTS)
+        " or ".join(v for v in variants if not docs[v])
+    verdicts = bv.judge(docs, *variants)
     for v in verdicts:
         if v.verdict != "pass":
             print(v.line())
-    streaks = bh.flaky_streaks(bh.nights(run_dir, VARIANTS), *VARIANTS)
+    streaks = bh.flaky_streaks(bh.nights(run_dir, variants), *variants)
     return SimpleNamespace(status=status, err=err, verdicts=verdicts,
                            streaks=streaks, run_dir=run_dir)
 
