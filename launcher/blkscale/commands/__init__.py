@@ -17,7 +17,9 @@ COMMANDS = {
              "every host can run, 1 one cannot, 2 usage.",
     "plan": "Show what a topology turns into without booting: disks, PCI "
             "layout, MSI-X vectors, I/O space, file descriptors, guest "
-            "memory, block majors and the guest plan.",
+            "memory, block majors, the guest plan, and the QEMU binary a "
+            "run would start with its start time predicted from measured "
+            "starts.",
     "run": "Boot a topology under QEMU (directly, or through libvirt with "
            "--backend libvirt) on each kernel variant and collect "
            "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a "

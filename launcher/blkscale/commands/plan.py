@@ -3,12 +3,15 @@
 import json
 
 from .. import paths
+from ..errors import UsageError
 from ..guestlink import layers, planfiles
 from ..machine import cmdline, diskroom
 from ..machine.guest import kernel_cmdline
+from ..qemu import binary, startcost
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
 from . import prepare_with_start
+from .runflags import add_qemu_argument
 
 BUSES_SHOWN = 12
 SD_MAJORS = "8, 65-71, 128-135"
@@ -21,6 +24,7 @@ def add_arguments(parser):
     parser.add_argument("--all-buses", action="store_true",
                         help=f"list every bus (default: the first "
                              f"{BUSES_SHOWN})")
+    add_qemu_argument(parser, "guest.qemu (default: distro), as run's does")
 
 
 def _ranges(numbers):
@@ -83,8 +87,32 @@ def _majors(topo):
     return notes
 
 
-def _describe(planned, start):
-    """The plan as a dict; start: the QEMU backend's StartPlan."""
+def _qemu_binary(flag, topo):
+    """shown() of the binary a run would start; a patched binary not
+    built yet is still named (the plan is for before `make qemu`)."""
+    try:
+        return binary.shown(binary.resolve(flag, topo))
+    except UsageError:
+        if binary.choice(flag, topo) != binary.PATCHED:
+            raise
+        record = binary.describe(str(binary.patched_path()))
+        record.update(path=binary.display(record["path"]),
+                      version="not built (run make qemu)")
+        return record
+
+
+def _qemu(flag, planned, start):
+    """The binary and its predicted start for the disks on QEMU's
+    command line (the SCSI disks added over QMP are not)."""
+    e = planned.topo.expected
+    on_cmdline = e["virtio"] + e["scsi"] - start.qmp_disks
+    return startcost.describe(_qemu_binary(flag, planned.topo), on_cmdline,
+                              start.qmp_disks)
+
+
+def _describe(planned, start, qemu):
+    """The plan as a dict; start: the QEMU backend's StartPlan; qemu:
+    _qemu()'s view of the binary."""
     topo, layout, res = planned.topo, planned.layout, planned.resources
     names = layout.blk_names()
     groups = []
@@ -135,6 +163,7 @@ def _describe(planned, start):
                  "argv_full_bytes": start.full_bytes,
                  "libvirt_limit": cmdline.arg_max()},
         "disk_method": {"method": start.method, "reason": start.reason},
+        "qemu": qemu,
         "qemu_memory": {"estimate_mib": res.qemu_kib // 1024,
                         "devices_mib": res.qemu_devices_kib // 1024,
                         "host_mib": res.host_kib // 1024},
@@ -213,7 +242,8 @@ def _text(planned, desc, all_buses):
               f"{h['argv_limit'] // 1024} KiB"
               + (f"; file-backed disks write about {h['disk_mib']} MiB "
                  "into TMPDIR" if h["disk_mib"] else ""),
-              _method_line(desc["disk_method"]), _libvirt_line(h),
+              _method_line(desc["disk_method"]),
+              *startcost.lines(desc["qemu"]), _libvirt_line(h),
               _qemu_memory_line(desc["qemu_memory"], g["memory_mib"]),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
@@ -280,7 +310,7 @@ def _names(names):
 
 def main(args):
     planned, start = prepare_with_start(args.topology)
-    desc = _describe(planned, start)
+    desc = _describe(planned, start, _qemu(args.qemu, planned, start))
     if args.json:
         print(json.dumps(desc, indent=1))
     else:

@@ -19,3 +19,10 @@ def add_run_arguments(parser, named_after):
                              f"{named_after}'s name)")
     parser.add_argument("--results-dir", metavar="DIR",
                         help="where runs go (default: results/)")
+
+
+def add_qemu_argument(parser, overrides):
+    """--qemu; overrides: what the flag takes precedence over."""
+    parser.add_argument("--qemu", metavar="patched|distro|PATH",
+                        help="the QEMU binary: distro (Debian's), patched "
+                             f"(make qemu) or a path; overrides {overrides}")

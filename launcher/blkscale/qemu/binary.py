@@ -13,6 +13,7 @@ import shutil
 from pathlib import Path
 
 from .. import paths
+from ..provenance import command_output
 from ..errors import TopologyError, UsageError
 
 DISTRO = "distro"
@@ -31,27 +32,38 @@ def _refuse(problem, topo_path=None, from_topology=False):
     raise UsageError(f"--qemu: {problem}")
 
 
-def resolve(flag=None, topo=None):
+def choice(flag=None, topo=None):
+    """What was asked for: --qemu's value, else the topology's
+    guest.qemu, else the distro's."""
+    if flag is not None:
+        return flag
+    return topo.guest.qemu if topo is not None else DISTRO
+
+
+def resolve(flag=None, topo=None, refuse=None):
     """The binary to start: --qemu's value if given, else the topology's
     guest.qemu, else the distro's.  Refuses a patched binary not built
-    and a path that is not an executable file, in one line."""
+    and a path that is not an executable file, in one line: by
+    refuse(problem) when given (a sweep names its own field), else as
+    --qemu's or guest.qemu's error."""
     from_topology = flag is None and topo is not None
-    choice = flag if flag is not None else (
-        topo.guest.qemu if topo is not None else DISTRO)
+    chosen = choice(flag, topo)
     topo_path = topo.path if topo is not None else None
-    if choice == DISTRO:
+    if refuse is None:
+        def refuse(problem):
+            _refuse(problem, topo_path, from_topology)
+    if chosen == DISTRO:
         return paths.qemu_binary()
-    if choice == PATCHED:
+    if chosen == PATCHED:
         path = patched_path()
         if not os.access(path, os.X_OK):
-            _refuse(f'"patched": {paths.display(path)} is not built '
-                    "(run make qemu)", topo_path, from_topology)
+            refuse(f'"patched": {paths.display(path)} is not built '
+                   "(run make qemu)")
         return str(path)
-    path = Path(choice).expanduser()
+    path = Path(chosen).expanduser()
     if not path.is_file() or not os.access(path, os.X_OK):
-        _refuse(f"{choice}: not an executable file (use distro, patched "
-                "or the path of a qemu-system-x86_64)", topo_path,
-                from_topology)
+        refuse(f"{chosen}: not an executable file (use distro, patched "
+               "or the path of a qemu-system-x86_64)")
     return os.path.abspath(path)
 
 
@@ -80,4 +92,28 @@ def describe(qemu, version=None):
         base = _lines(out / "base")
         record["base"] = base[0] if base else None
         record["patches"] = _lines(out / "patches")
+    return record
+
+
+def version_of(qemu):
+    """First line of `qemu --version`, or None if it does not run."""
+    out = command_output([qemu, "--version"])
+    return out.splitlines()[0].strip() if out else None
+
+
+def display(path):
+    """A binary's path relative to the repository where inside it; not
+    resolved: a symlink is named, not its target."""
+    path = Path(os.path.abspath(path))
+    try:
+        return str(path.relative_to(paths.REPO))
+    except ValueError:
+        return str(path)
+
+
+def shown(qemu):
+    """describe() as a manifest or plan shows it, its version asked of
+    the binary and its path display()ed."""
+    record = describe(qemu, version_of(qemu))
+    record["path"] = display(record["path"])
     return record
