@@ -2,7 +2,7 @@
 
 import os
 
-from blkscale.commands.runflags import add_run_arguments
+from blkscale.commands.runflags import add_qemu_argument, add_run_arguments
 from blkscale.names import RUN_ID
 from blkscale.paths import REPO
 
@@ -32,6 +32,8 @@ def add_sweep_arguments(parser, default_sweep):
                              "queue, each through the libvirt backend")
     parser.add_argument("--slots", metavar="N", type=int,
                         help="units each --host runs at once (default 1)")
+    add_qemu_argument(parser, "the sweep file's `qemu` (default: each "
+                      "topology's guest.qemu); every run gets it")
     # The launcher's own: every --host's runs get --staging.
     add_run_arguments(parser, "sweep")
 
@@ -65,6 +67,10 @@ def sweep_from_args(args, known_metrics=None):
         raise BenchError("command line", "--slots", "needs --host")
     elif getattr(args, "staging", None) is not None:
         raise BenchError("command line", "--staging", "needs --host")
+    if getattr(args, "qemu", None) is not None:
+        sweep.qemu = sweepfile.check_qemu(args.qemu, "command line",
+                                          "--qemu", os.getcwd())
+        sweep.qemu_where, sweep.qemu_field = "command line", "--qemu"
     if args.accel:
         sweep.accel = args.accel
     if args.repeat is not None:

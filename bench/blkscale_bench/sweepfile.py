@@ -5,6 +5,9 @@
     variants = ["stock", "patched"]
     reference = "stock"        # denominator of the ratios in the table
     accel = "auto"             # auto | tcg | kvm
+    qemu = "patched"           # distro | patched | PATH (relative to the
+                               # repository): the QEMU binary of every
+                               # run; absent: each topology's guest.qemu
     repeat = 3                 # runs of every topology and variant
     [thresholds.<metric>]      # nightly only: max_ratio or min_ratio,
     max_ratio = 1.5            # and gate = false for a warning only
@@ -24,12 +27,14 @@ A topology is a name (topologies/NAME.toml, else bench/topologies/NAME.toml)
 or a path relative to the repository.
 """
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from blkscale.names import VARIANT
+from blkscale.qemu import binary as qemu_binary
 from blkscale.paths import REPO
 
 from blkscale.figures import hostload, metrics
@@ -41,7 +46,7 @@ ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
               "repeat", "thresholds", "series", "goals", "hosts",
-              "max_repeat", "max_host_load", "ceilings")
+              "max_repeat", "max_host_load", "ceilings", "qemu")
 CEILING_KEYS = ("topology", "variant", "metric", "max", "min", "why")
 DEFAULT_MAX_REPEAT = 9
 DEFAULT_MAX_HOST_LOAD = hostload.MAX_HOST_LOAD
@@ -74,6 +79,9 @@ class Sweep:
     max_repeat: int = DEFAULT_MAX_REPEAT
     max_host_load: float = DEFAULT_MAX_HOST_LOAD
     ceilings: list = field(default_factory=list)
+    qemu: str = None        # None: each topology's own guest.qemu
+    qemu_where: str = None  # where the binary was chosen, for errors
+    qemu_field: str = "qemu"
 
 
 def display(path):
@@ -135,6 +143,19 @@ def check_repeat(value, where, fieldname):
         raise BenchError(where, fieldname, f"must be an integer 1..{MAX_REPEAT}"
                          f", got {value!r}")
     return value
+
+
+def check_qemu(value, where, fieldname, base=REPO):
+    """distro, patched, or a path made absolute from base (the launcher
+    children run in the repository).  Whether the binary is there is
+    for the sweep to check before it runs: a --compare of a finished
+    sweep needs none."""
+    if not isinstance(value, str) or not value.strip():
+        raise BenchError(where, fieldname, "must be distro, patched or the "
+                         f"path of a qemu-system-x86_64, got {value!r}")
+    if value in qemu_binary.CHOICES:
+        return value
+    return os.path.normpath(Path(base) / Path(value).expanduser())
 
 
 def _thresholds(value, where, known_metrics):
@@ -279,6 +300,9 @@ def load(path, known_metrics=None):
     sweep.max_host_load = _positive(doc.get("max_host_load",
                                             DEFAULT_MAX_HOST_LOAD),
                                     where, "max_host_load")
+    if "qemu" in doc:
+        sweep.qemu = check_qemu(doc["qemu"], where, "qemu")
+        sweep.qemu_where = where
     if "hosts" in doc:
         sweep.hosts = hosts.parse(doc["hosts"], where)
         sweep.hosts_where = where

@@ -13,6 +13,23 @@ def _short_qemu(version):
         words[:3] == ["QEMU", "emulator", "version"] else version
 
 
+def _qemu_text(manifest):
+    """The runs' QEMU: its version, with its kind and path when it is
+    not the distro's; without a sweep-wide choice, the kinds the
+    topologies chose when one is not the distro's."""
+    chosen = manifest.get("qemu")
+    if chosen:
+        text = _short_qemu(chosen.get("version"))
+        if chosen.get("kind") != "distro":
+            text += f" ({chosen.get('kind')}, {chosen.get('path')})"
+        return text
+    kinds = sorted({(r.get("qemu") or {}).get("kind") or "distro"
+                    for r in manifest.get("runs") or []})
+    if kinds and kinds != ["distro"]:
+        return "QEMU as each topology chose (" + ", ".join(kinds) + ")"
+    return _short_qemu(manifest.get("qemu_version"))
+
+
 def header(manifest):
     kernels = ", ".join(f"{v} {r or '?'}" for v, r in
                         (manifest.get("kernels") or {}).items())
@@ -28,7 +45,7 @@ def header(manifest):
     else:
         first = (f"sweep {manifest['run']} ({manifest['status']}): "
                  f"accelerator {manifest.get('accelerator') or '?'}, "
-                 f"{_short_qemu(manifest.get('qemu_version'))}, "
+                 f"{_qemu_text(manifest)}, "
                  f"host {manifest.get('host_cpu') or '?'} "
                  f"x{manifest.get('host_cpus')}")
     return [

@@ -233,6 +233,7 @@ def run(argv):
         factor *= factors[(repeat - 1) % len(factors)]
     disks = disks_of(topo_path)
     doc = results(topology, variant, disks, factor)
+    doc["host"]["qemu"] = qemu_of(argv)
     for key, value in comments(topo_path).items():
         if key.startswith("boot."):
             doc["boot"][key[5:]] = float(value) * factor
@@ -272,6 +273,18 @@ def run(argv):
         json.dump(summary, f)
     print(f"blkscale run fake: {topology} {variant} {kind}")
     return status
+
+
+def qemu_of(argv):
+    """results.json's host.qemu of --qemu (kind and path; no --qemu: the
+    distro's, as the fake topologies choose no other)."""
+    chosen = arg(argv, "--qemu") if "--qemu" in argv else "distro"
+    if chosen == "distro":
+        return {"kind": "distro", "path": os.environ.get("BLKSCALE_QEMU")}
+    if chosen == "patched":
+        return {"kind": "patched", "path": os.path.join(
+            os.environ["BUILD"], "qemu", "out", "qemu-system-x86_64")}
+    return {"kind": "path", "path": chosen}
 
 
 def fault_summary(run_dir, variant, status, kind, message):

@@ -128,7 +128,8 @@ class HostRunner:
             index = self.index
         argv = launch.run_argv(topo, variant, self.staging, staged_id, accel,
                                host=uri,
-                               host_staging=self._host_of(uri).staging)
+                               host_staging=self._host_of(uri).staging,
+                               qemu=self.sweep.qemu)
         started = now_iso()
         t0 = time.monotonic()
         load0 = hostload.sample()

@@ -5,8 +5,9 @@ import datetime
 import os
 
 from blkscale.hostfacts import host_cpu
-from blkscale.paths import REPO
-from blkscale.provenance import command_output, git_state
+from blkscale.paths import REPO, qemu_binary
+from blkscale.provenance import git_state
+from blkscale.qemu import binary
 
 
 def now_iso():
@@ -14,11 +15,10 @@ def now_iso():
         timespec="seconds")
 
 
-def qemu_version():
-    """First line of `qemu --version` of the QEMU the launcher will use."""
-    qemu = os.environ.get("BLKSCALE_QEMU", "qemu-system-x86_64")
-    out = command_output([qemu, "--version"])
-    return out.splitlines()[0].strip() if out else None
+def qemu_version(qemu=None):
+    """First line of `qemu --version` of the QEMU the runs start (None:
+    the distro's, which a topology starts unless it chooses another)."""
+    return binary.version_of(qemu or qemu_binary())
 
 
 def build_dir():
@@ -36,10 +36,13 @@ def kernel_release(variant):
         return None
 
 
-def collect(variants):
+def collect(variants, qemu=None):
+    """qemu: the binary every run starts, None when each topology
+    chooses its own (`qemu` is then null: see each run's)."""
     return {
         "git": git_state(),
-        "qemu_version": qemu_version(),
+        "qemu_version": qemu_version(qemu),
+        "qemu": binary.shown(qemu) if qemu else None,
         "host_cpu": host_cpu(),
         "host_cpus": os.cpu_count(),
         "kernels": {v: kernel_release(v) for v in variants},

@@ -35,13 +35,16 @@ def launcher_command():
 
 
 def run_argv(topology, variant, staging, run_id, accel, host=None,
-             host_staging=None):
+             host_staging=None, qemu=None):
     """host: a libvirt URI to run on through the libvirt backend; None
     starts QEMU directly on this machine.  host_staging: how the run's
-    files reach it (shared, volumes; None: the launcher's default)."""
+    files reach it (shared, volumes; None: the launcher's default).
+    qemu: the launcher's --qemu (None: the topology's guest.qemu)."""
     argv = [*launcher_command(), "run", str(topology.path), "--variant",
             variant, "--results-dir", str(staging), "--run-id", run_id,
             "--accel", accel, "--quiet"]
+    if qemu is not None:
+        argv += ["--qemu", qemu]
     if host is not None:
         argv += ["--backend", "libvirt", "--libvirt-uri", host]
         if host_staging:

@@ -15,8 +15,10 @@ import subprocess
 import sys
 import time
 
+from blkscale import paths
 from blkscale.errors import InputError
 from blkscale.figures import hostload
+from blkscale.qemu import binary as qemu_binary
 from blkscale.results.manifest import Manifest, drop_round
 from blkscale.results.read import read_manifest
 
@@ -48,6 +50,25 @@ def validate_topologies(sweep):
         raise BenchError(sweep.path, "topologies",
                          lines[0] if lines else
                          f"launcher validate exited {out.returncode}")
+
+
+def check_qemu(sweep):
+    """The path of the binary the sweep's `qemu` or --qemu chose (None:
+    each topology's own), refused in one line before anything runs: a
+    patched binary not built, not an executable, or another binary than
+    the one libvirt hosts start."""
+    if sweep.qemu is None:
+        return None
+
+    def refuse(problem):
+        raise BenchError(sweep.qemu_where, sweep.qemu_field, problem)
+
+    path = qemu_binary.resolve(sweep.qemu, refuse=refuse)
+    if sweep.hosts and path != paths.qemu_binary():
+        refuse(f"{qemu_binary.display(path)}: the libvirt hosts ({sweep.hosts_field}) "
+               "start their own QEMU, the launcher's libvirt backend takes "
+               "no other; use distro, or run without hosts")
+    return path
 
 
 def _last_line(path):
@@ -102,8 +123,18 @@ def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
         "accelerator": host.get("accelerator"),
         "vcpus": host.get("vcpus"),
         "qemu_version": host.get("qemu_version"),
+        "qemu": _run_qemu(host.get("qemu")),
         "host_load": host_load,
     }
+
+
+def _run_qemu(record):
+    """The run's binary as its results.json names it: kind and path."""
+    if not record:
+        return None
+    path = record.get("path")
+    return {"kind": record.get("kind"),
+            "path": qemu_binary.display(path) if path else None}
 
 
 def _display_argv(argv):
@@ -125,10 +156,11 @@ def run(sweep, results_dir, run_id, command, stream=None):
     run_dir = os.path.join(results_dir, run_id)
     if os.path.exists(run_dir):
         raise BenchError(run_dir, None, "exists; choose another --run-id")
+    qemu = check_qemu(sweep)
     validate_topologies(sweep)
     facts = _usable_hosts(sweep) if sweep.hosts else None
     os.makedirs(run_dir)
-    meta = hostinfo.collect(sweep.variants)
+    meta = hostinfo.collect(sweep.variants, qemu)
     if sweep.hosts:
         meta["hosts"] = fanout.manifest_hosts(sweep.hosts, facts)
         meta["moves"] = []
@@ -148,6 +180,7 @@ def extend(sweep, run_dir, topologies, repeat, stream=None):
     if doc is None:
         raise BenchError(os.path.join(run_dir, "manifest.json"), None,
                          "missing: not a sweep run directory")
+    check_qemu(sweep)
     manifest = Manifest(run_dir, doc)
     manifest.reopen()
     if sweep.accel == "auto" and doc.get("accelerator"):
@@ -228,7 +261,8 @@ def _run_here(sweep, run_dir, staging, manifest, stream, state, plan):
             topo.name, variant, repeat, max(sweep.repeat, repeat)))
         os.makedirs(out_dir)
         staged_id = f"{topo.name}.{variant}.{repeat}"
-        argv = launch.run_argv(topo, variant, staging, staged_id, accel)
+        argv = launch.run_argv(topo, variant, staging, staged_id, accel,
+                               qemu=sweep.qemu)
         started = hostinfo.now_iso()
         t0 = time.monotonic()
         load0 = hostload.sample()

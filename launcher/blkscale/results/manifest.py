@@ -6,6 +6,7 @@ leaves a readable manifest (status "running" then means it never ended).
 
 import os
 
+from ..qemu import binary
 from . import SWEEP_SCHEMA
 from .atomic import write_json_atomic
 
@@ -32,6 +33,8 @@ class Manifest:
                 "variants": sweep.variants,
                 "reference": sweep.reference,
                 "accel_requested": sweep.accel,
+                # distro, patched or a path; None: each topology's own
+                "qemu_requested": _requested(sweep.qemu),
                 "repeat": sweep.repeat,
                 "max_repeat": sweep.max_repeat,
                 "max_host_load": sweep.max_host_load,
@@ -71,6 +74,12 @@ class Manifest:
 
     def save(self):
         write_json_atomic(os.path.join(self.run_dir, FILENAME), self.doc)
+
+
+def _requested(qemu):
+    if qemu is None or not os.path.isabs(qemu):
+        return qemu
+    return binary.display(qemu)
 
 
 # Outcomes of a run that a signal stopped.
