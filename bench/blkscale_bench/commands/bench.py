@@ -5,7 +5,8 @@ import os
 from blkscale import provenance
 from blkscale.figures import bootcurve, clockfloor
 from blkscale_bench import bootcurve_table, cli, repeats, table
-from blkscale_bench.errors import EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK
+from blkscale_bench.errors import (EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK,
+                                   BenchError)
 from blkscale_bench.judging import nightly
 from blkscale_bench.running import sweep
 
@@ -16,12 +17,25 @@ def add_arguments(parser):
     cli.add_sweep_arguments(parser, DEFAULT_SWEEP)
     parser.add_argument("--show", metavar="RUN_DIR",
                         help="print the table of an existing sweep and stop")
+    parser.add_argument("--reference", metavar="VARIANT",
+                        help="with --show: the ratios to this variant of the "
+                             "sweep instead of its reference (stock-6.12 "
+                             "to compare the 6.12 kernels with each other)")
 
 
-def print_table(run_dir):
-    """Print the sweep's table and boot curve; returns the goals'
-    verdicts (bootcurve.Verdict)."""
+def print_table(run_dir, reference=None):
+    """Print the sweep's table and boot curve, ratios to `reference` (the
+    sweep's own by default); returns the goals' verdicts
+    (bootcurve.Verdict)."""
     manifest, docs = repeats.load(run_dir)
+    if reference is not None:
+        spec = manifest.setdefault("sweep", {})
+        if reference not in (spec.get("variants") or []):
+            raise BenchError("command line", "--reference",
+                             f"{reference!r} is not a variant of {run_dir} "
+                             f"(it has "
+                             f"{', '.join(spec.get('variants') or [])})")
+        spec["reference"] = reference
     for line in table.lines(manifest, repeats.figures(manifest, docs),
                             clockfloor.sweep_floors(docs)):
         print(line)
@@ -46,8 +60,13 @@ def goals_status(verdicts):
 
 def main(args):
     if args.show:
-        print_table(args.show)      # a viewer: its status is not a verdict
+        # A viewer: its status is not a verdict.
+        print_table(args.show, args.reference)
         return 0
+    if args.reference:
+        raise BenchError("command line", "--reference", "only with --show "
+                         "(a sweep file's `reference` names it for a new "
+                         "sweep)")
     spec = cli.sweep_from_args(args)
     results, run_id = cli.run_location(args, spec)
     status, _ = sweep.run(spec, results, run_id, provenance.command_line())
