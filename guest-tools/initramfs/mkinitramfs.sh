@@ -10,15 +10,15 @@ output=${2:?usage: mkinitramfs.sh VARIANT OUTPUT}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 build=${BUILD:-$top/build}
-kout=$build/kernel/out/$variant
 
 die() {
 	echo "initramfs: $*" >&2
 	exit 1
 }
 
-[ -f "$kout/release" ] || die "$variant: no kernel build in ${kout#"$top"/} (make kernel)"
-release=$(cat "$kout/release")
+# shellcheck source=guest-tools/initramfs/lib.sh
+. "$here/lib.sh"
+variant_kernel "$variant"
 root=$(mktemp -d "${output}.root.XXXXXX")
 trap 'rm -rf "$root" "$output.tmp"' EXIT
 
@@ -47,7 +47,6 @@ if [ -f "$ko" ]; then
 	mkdir -p "$root/lib/modules/blkscale"
 	install -m 0644 "$ko" "$root/lib/modules/blkscale/"
 fi
-tree=$kout/modules/lib/modules/$release
 if [ -n "$(find "$tree" -name 'virtio_pci.ko*' -print -quit 2>/dev/null)" ]; then
 	# A modular kernel (a distro's): only the modules the guest needs
 	# (guest-tools/initramfs/modules) and what they depend on, with a
@@ -79,9 +78,5 @@ printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' \
 	>"$root/etc/passwd"
 printf 'root:x:0:\nnogroup:x:65534:\n' >"$root/etc/group"
 
-# Reproducible archive: fixed order, owners and times.
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0 --reproducible) >"$output.tmp"
-mv "$output.tmp" "$output"
+write_newc "$root" "$output"
 echo "  INITRAMFS $variant: $(du -h "$output" | cut -f1) -> ${output#"$top"/}"

@@ -86,6 +86,6 @@ def test_a_kernel_that_is_not_built_is_refused_in_one_line(tmp_path):
                          capture_output=True, text=True, check=False)
     assert out.returncode != 0
     assert out.stderr.strip() == ("blktests modules layer: no-such-variant: "
-                                  "no kernel in build/kernel/out/"
+                                  "no kernel build in build/kernel/out/"
                                   "no-such-variant (make kernel)")
     assert not list(tmp_path.iterdir())

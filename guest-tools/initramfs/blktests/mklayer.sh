@@ -18,6 +18,9 @@ die() {
 	exit 1
 }
 
+# shellcheck source=guest-tools/initramfs/lib.sh
+. "$here/../lib.sh"
+
 [ -x "$checkout/check" ] && [ -d "$checkout/tests" ] ||
 	die "$checkout: not a blktests checkout (no check script or tests/)"
 
@@ -42,7 +45,7 @@ key=$(
 	{
 		(cd "$checkout" && find . -path ./.git -prune -o -type f -print0 |
 			LC_ALL=C sort -z | xargs -0 sha256sum)
-		(cd "$here" && LC_ALL=C sha256sum ./*)
+		(cd "$here" && LC_ALL=C sha256sum ./* ../lib.sh)
 		# shellcheck disable=SC2086
 		dpkg-query -W -f='${Package} ${Version}\n' $PACKAGES $BUILD_PACKAGES libc6 2>&1
 	} | sha256sum | cut -c1-16
@@ -116,9 +119,6 @@ install -m 0644 "$here/results.awk" "$root/lib/blkscale/blktests/results.awk"
 install -m 0755 "$here/rerun-tests" "$root/lib/blkscale/blktests/rerun-tests"
 install -m 0755 "$here/rerun-rounds" "$root/lib/blkscale/blktests/rerun-rounds"
 
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0 --reproducible) >"$out.tmp"
-mv "$out.tmp" "$out"
+write_newc "$root" "$out"
 echo "  BLKTESTS layer: $(du -h "$out" | cut -f1)" >&2
 echo "$out"

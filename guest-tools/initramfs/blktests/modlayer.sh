@@ -15,25 +15,23 @@ variant=${1:?usage: modlayer.sh VARIANT OUTPUT_DIR}
 outdir=${2:?usage: modlayer.sh VARIANT OUTPUT_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 initramfs=$(cd "$here/.." && pwd)
-top=$(cd "$here/../../.." && pwd)
-build=${BUILD:-$top/build}
-kout=$build/kernel/out/$variant
 
 die() {
 	echo "blktests modules layer: $*" >&2
 	exit 1
 }
 
-[ -f "$kout/release" ] || die "$variant: no kernel in ${kout#"$top"/} (make kernel)"
-release=$(cat "$kout/release")
-tree=$kout/modules/lib/modules/$release
-[ -f "$tree/modules.dep" ] || die "$variant: no modules.dep in ${tree#"$top"/}"
+# shellcheck source=guest-tools/initramfs/lib.sh
+. "$initramfs/lib.sh"
+variant_kernel "$variant"
+[ -f "$tree/modules.dep" ] || die "$variant: no modules.dep in its modules tree"
 
 key=$(
 	{
 		echo "$release"
 		sha256sum "$tree/modules.dep" "$initramfs/modules" \
-			"$initramfs/copy-modules.sh" "$here/modlayer.sh" | cut -c1-64
+			"$initramfs/copy-modules.sh" "$initramfs/lib.sh" "$here/modlayer.sh" |
+			cut -c1-64
 	} | sha256sum | cut -c1-16
 )
 out=$outdir/modules-$variant-$key.cpio
@@ -54,9 +52,6 @@ else
 	: >"$root/lib/blkscale/blktests/modules-missing"
 fi
 
-find "$root" -exec touch -h -d @0 {} +
-(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
-	cpio --quiet -o -H newc -R 0:0 --reproducible) >"$out.tmp"
-mv "$out.tmp" "$out"
+write_newc "$root" "$out"
 echo "  BLKTESTS modules of $variant: $(du -h "$out" | cut -f1)${missing:+; not in this kernel: ${missing//$'\n'/ }}" >&2
 echo "$out"
