@@ -65,9 +65,10 @@ def check_qemu(sweep):
 
     path = qemu_binary.resolve(sweep.qemu, refuse=refuse)
     if sweep.hosts and path != paths.qemu_binary():
-        refuse(f"{qemu_binary.display(path)}: the libvirt hosts ({sweep.hosts_field}) "
-               "start their own QEMU, the launcher's libvirt backend takes "
-               "no other; use distro, or run without hosts")
+        refuse(f"{qemu_binary.display(path)}: the libvirt hosts "
+               f"({sweep.hosts_field}) start their own QEMU, the launcher's "
+               "libvirt backend takes no other; use distro, or run without "
+               "hosts")
     return path
 
 
