@@ -56,7 +56,9 @@ def test_the_debian_kernels_layer_has_what_blktests_loads(tmp_path):
     wanted = _names(MODULES.read_text())
     # Every module asked for is in the layer or named as missing.
     assert wanted - missing <= shipped
-    assert "loop" in shipped and "sd_mod" in shipped
+    assert "loop" in shipped and "sd_mod" in shipped and "configfs" in shipped
+    # blktests reads the kernel's config where Debian keeps it.
+    assert (root / "boot" / f"config-{release}").is_file()
     # Missing means the kernel has no such module, and its dependencies
     # came along (dm_flakey needs dm_mod).
     tree_dep = (tree / "modules.dep").read_text()

@@ -6,7 +6,8 @@
 # needs; blktests loads loop, nbd, md, dm targets, sg and file systems
 # itself.  The layer holds those of class "blktests" in
 # guest-tools/initramfs/modules with the base's, and a modules.dep over
-# them all that replaces the base's.  Modules the kernel lacks are named
+# them all that replaces the base's, and the kernel's config as
+# /boot/config-RELEASE.  Modules the kernel lacks are named
 # in /lib/blkscale/blktests/modules-missing.  The archive is named after
 # a hash of its inputs; its path is the only line printed on stdout.
 set -euo pipefail
@@ -32,6 +33,7 @@ key=$(
 		sha256sum "$tree/modules.dep" "$initramfs/modules" \
 			"$initramfs/copy-modules.sh" "$initramfs/lib.sh" "$here/modlayer.sh" |
 			cut -c1-64
+		[ ! -f "$kout/config" ] || sha256sum <"$kout/config"
 	} | sha256sum | cut -c1-16
 )
 out=$outdir/modules-$variant-$key.cpio
@@ -46,6 +48,9 @@ trap 'rm -rf "$root" "$out.tmp"' EXIT
 missing=$("$initramfs/copy-modules.sh" "$tree" "$root" "$release" \
 	boot plan blktests) || die "$variant: the modules could not be copied"
 install -d "$root/lib/blkscale/blktests"
+# blktests reads the kernel's config where Debian keeps it (block/001
+# and the _have_kernel_option checks).
+[ ! -f "$kout/config" ] || install -D -m 0644 "$kout/config" "$root/boot/config-$release"
 if [ -n "$missing" ]; then
 	echo "$missing" >"$root/lib/blkscale/blktests/modules-missing"
 else
