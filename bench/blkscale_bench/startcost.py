@@ -4,13 +4,16 @@
     PYTHONPATH=launcher:bench /usr/bin/python3 -m blkscale_bench.startcost \\
         bench/evidence/20261205-qemu-patched/qemustart.log \\
         bench/evidence/20261205-qemu-patched/qemustart-65536.log \\
+        bench/evidence/20261205-qemu-qmp/qemustart-65536.log \\
         > launcher/blkscale/qemu/startcost.json
 
 Each run line of a log ("N METHOD KIND batch B rep R: {figures}") is one
 start.  Runs with every disk on the command line (argv, stack) become
 the median start per binary kind and disk count, the points plan fits;
 runs with disks added over QMP are kept one by one, as they were
-measured, since the fit does not cover them.
+measured, with the patches of the binary that ran them (the log's
+"qemu KIND: PATH: PATCHES" lines), since the fit does not cover them:
+plan cites only those of the binary it plans for.
 """
 
 import ast
@@ -23,6 +26,9 @@ from pathlib import Path
 from blkscale import paths
 
 RUN = re.compile(r"^(\d+) (\S+) (\S+) batch \d+ rep \d+: (\{.*\})$")
+# "qemu KIND: PATH: ['subject', ...]" or "... : no patches": the binary
+# each kind of a log was, so that plan cites runs of its own binary only.
+HEADER = re.compile(r"^qemu (\S+): \S+: (.*)$")
 COMMAND_LINE = ("argv", "stack")
 
 
@@ -35,27 +41,41 @@ def runs(log):
 
 
 def points(logs):
-    """{kind: [[disks, median start s, repeats]]} of the command-line
-    runs; the method is the same for all (refused otherwise: their
-    costs differ)."""
-    starts, methods = {}, set()
+    """(method, evidence directories, {kind: [[disks, median start s,
+    repeats]]}) of the command-line runs; the method is the same for all
+    (refused otherwise: their costs differ)."""
+    starts, methods, used = {}, set(), set()
     for log in logs:
         for disks, method, kind, f in runs(log):
             if method in COMMAND_LINE:
                 methods.add(method)
+                used.add(paths.display(Path(log).parent))
                 starts.setdefault(kind, {}).setdefault(disks, []).append(
                     f["start_s"])
     if len(methods) > 1:
         raise SystemExit(f"startcost: the logs mix methods {sorted(methods)}")
-    return methods.pop() if methods else None, {
+    return methods.pop() if methods else None, sorted(used), {
         kind: [[n, round(statistics.median(s), 3), len(s)]
                for n, s in sorted(by_disks.items())]
         for kind, by_disks in sorted(starts.items())}
 
 
+def patch_sets(log):
+    """{kind: [patch subjects]} of the binaries a log names."""
+    out = {}
+    for line in Path(log).read_text().splitlines():
+        m = HEADER.match(line)
+        if m:
+            out[m[1]] = ast.literal_eval(m[2]) if m[2].startswith("[") \
+                else []
+    return out
+
+
 def qmp_runs(logs):
-    """Runs with disks added over QMP, one entry each, with their log."""
+    """Runs with disks added over QMP, one entry each, with their log
+    and the patches of the binary that ran."""
     return [{"disks": disks, "method": method, "kind": kind,
+             "patches": patch_sets(log).get(kind, []),
              "start_s": f["start_s"], "hotplug_s": f["hotplug_s"],
              "log": paths.display(log)}
             for log in logs for disks, method, kind, f in runs(log)
@@ -66,11 +86,10 @@ def main(logs):
     if not logs:
         print(__doc__, file=sys.stderr)
         return 2
-    method, fitted = points(logs)
+    method, evidence, fitted = points(logs)
     doc = {"made_by": "python3 -m blkscale_bench.startcost "
                       + " ".join(paths.display(p) for p in logs),
-           "evidence": sorted({paths.display(Path(p).parent)
-                               for p in logs}),
+           "evidence": evidence,
            "method": method,
            "start_s": fitted,
            "qmp_runs": qmp_runs(logs)}

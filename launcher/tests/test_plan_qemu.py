@@ -98,14 +98,27 @@ def test_a_path_has_no_measured_cost(tmp_path, env):
     assert not START.search(text)
 
 
-def test_disks_over_qmp_are_not_predicted(tmp_path, env):
-    text = _plan(_topology(tmp_path, 40), "patched",
-                 dict(env, BLKSCALE_DISK_METHOD="qmp"))
+def test_disks_over_qmp_are_not_predicted(tmp_path, env, fake_build):
+    """Runs over QMP are cited only for the binary that ran them: its
+    kind and its patches."""
+    qmp = dict(env, BLKSCALE_DISK_METHOD="qmp")
+    text = _plan(_topology(tmp_path, 40), "patched", qmp)
     assert "QEMU start: at most 0.32 s for 0 disks" in text
+    assert "  the 10,000 disks added over QMP are not covered by this " \
+        "fit\n" in text
+    measured = [r for r in startcost.load()["qmp_runs"]
+                if r["kind"] == "patched" and len(r["patches"]) == 5]
+    (fake_build / "qemu" / "out" / "patches").write_text(
+        "\n".join(measured[0]["patches"]) + "\n")
+    text = _plan(_topology(tmp_path, 40), "patched", qmp)
     assert "the 10,000 disks added over QMP are not covered by this fit " \
-        "(measured once: 65,536 disks started in 81 s, 79 s of it over " \
-        "QMP, bench/evidence/20261205-qemu-patched/qemustart-65536.log)" \
-        in text
+        "(65,536 disks started in 9.8 s, 8.1 s of it over QMP, measured " \
+        "3 times, median: bench/evidence/20261205-qemu-qmp/" \
+        "qemustart-65536.log)" in text
+    text = _plan(_topology(tmp_path, 40), "distro", qmp)
+    assert "(65,536 disks started in 1954.3 s, 1837.0 s of it over QMP, " \
+        "measured once: bench/evidence/20261205-qemu-patched/" \
+        "qemustart-65536.log)" in text
 
 
 def test_plan_json_has_the_binary_and_the_start(tmp_path, env):

@@ -11,6 +11,7 @@ point bounds it from above.
 """
 
 import json
+import statistics
 from pathlib import Path
 
 from ..figures.marginal import robust_quadratic
@@ -45,17 +46,26 @@ def predict(kind, disks, data=None):
             "method": data["method"]}
 
 
-def _qmp_note(qmp_disks, kind, data):
-    """What is known of the disks that go over QMP: not this fit; the
-    kind's measured runs, if any, cited."""
-    runs = [r for r in data["qmp_runs"] if r["kind"] == kind]
+def _qmp_note(qmp_disks, record, data):
+    """What is known of the disks that go over QMP: not this fit; runs
+    measured with this very binary (its kind and patches), if any,
+    cited by their median."""
+    runs = [r for r in data["qmp_runs"] if r["kind"] == record["kind"]
+            and r.get("patches", []) == record["patches"]]
     note = (f"the {qmp_disks:,} disks added over QMP are not covered by "
             "this fit")
-    if runs:
-        note += " (measured once: " + "; ".join(
-            f"{r['disks']:,} disks started in {r['start_s']:.0f} s, "
-            f"{r['hotplug_s']:.0f} s of it over QMP, {r['log']}"
-            for r in runs) + ")"
+    by_size = {}
+    for r in runs:
+        by_size.setdefault((r["disks"], r["log"]), []).append(r)
+    cited = []
+    for (disks, log), same in sorted(by_size.items()):
+        start = statistics.median(r["start_s"] for r in same)
+        qmp = statistics.median(r["hotplug_s"] for r in same)
+        count = "once" if len(same) == 1 else f"{len(same)} times, median"
+        cited.append(f"{disks:,} disks started in {start:.1f} s, {qmp:.1f} "
+                     f"s of it over QMP, measured {count}: {log}")
+    if cited:
+        note += " (" + "; ".join(cited) + ")"
     return note
 
 
@@ -66,7 +76,7 @@ def describe(record, cmdline_disks, qmp_disks, data=None):
     start = predict(record["kind"], cmdline_disks, data) \
         if record["kind"] in binary.CHOICES else None
     return {"binary": record, "start": start,
-            "qmp_note": _qmp_note(qmp_disks, record["kind"], data)
+            "qmp_note": _qmp_note(qmp_disks, record, data)
             if qmp_disks else None}
 
 
