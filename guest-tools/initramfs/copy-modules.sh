@@ -21,16 +21,25 @@ die() {
 	exit 1
 }
 
+# The line of a file (modules.dep, modules.builtin) whose first field
+# names the module: kernel/drivers/scsi/sd_mod.ko for sd_mod.
+find_module() {
+	[ -f "$2" ] || return 0
+	awk -v m="$1" '{ f = $1; sub(":$", "", f); n = f;
+		sub(".*/", "", n); sub("\\.ko.*", "", n); gsub("-", "_", n)
+		if (n == m) { print; exit } }' "$2"
+}
+
 [ -f "$tree/modules.dep" ] || die "no modules.dep in $tree"
 dest=$root/lib/modules/$release
 mkdir -p "$dest"
 for class in "$@"; do
 	awk -v c="$class" '$1 == c { print $2 }' "$here/modules" | while read -r mod; do
 		# modules.dep names files: kernel/drivers/scsi/sd_mod.ko: dep.ko ...
-		line=$(awk -v m="$mod" '{ f = $1; sub(":$", "", f); n = f;
-			sub(".*/", "", n); sub("\\.ko.*", "", n); gsub("-", "_", n)
-			if (n == m) { print; exit } }' "$tree/modules.dep")
+		line=$(find_module "$mod" "$tree/modules.dep")
 		if [ -z "$line" ]; then
+			# Built in: nothing to copy, and nothing missing.
+			[ -z "$(find_module "$mod" "$tree/modules.builtin")" ] || continue
 			[ "$class" = blktests ] || die "module $mod not in $tree"
 			echo "$mod"
 			continue

@@ -7,6 +7,7 @@ here (its modules in the image already) gets no such layer.  Needs
 `make kernel VARIANTS=debian`, which make test builds.
 """
 
+import shutil
 import subprocess
 
 import pytest
@@ -16,6 +17,7 @@ import fuzzrun
 REPO = fuzzrun.REPO
 MODLAYER = REPO / "guest-tools" / "initramfs" / "blktests" / "modlayer.sh"
 MODULES = REPO / "guest-tools" / "initramfs" / "modules"
+COPY_MODULES = REPO / "guest-tools" / "initramfs" / "copy-modules.sh"
 
 
 def _kernel(variant):
@@ -91,3 +93,27 @@ def test_a_kernel_that_is_not_built_is_refused_in_one_line(tmp_path):
                                   "no kernel build in build/kernel/out/"
                                   "no-such-variant (make kernel)")
     assert not list(tmp_path.iterdir())
+
+
+def test_a_built_in_module_is_neither_copied_nor_missing(tmp_path):
+    """copy-modules.sh with its own list: configfs built in (named in
+    modules.builtin), loop a module, nbd absent."""
+    tree, release = _kernel("debian")
+    fake = tmp_path / "tree"
+    (fake / "kernel" / "drivers" / "block").mkdir(parents=True)
+    shutil.copy(tree / "kernel" / "drivers" / "block" / "loop.ko",
+                fake / "kernel" / "drivers" / "block")
+    (fake / "modules.dep").write_text("kernel/drivers/block/loop.ko:\n")
+    (fake / "modules.builtin").write_text("kernel/fs/configfs/configfs.ko\n")
+    script = tmp_path / "copy-modules.sh"
+    shutil.copy(COPY_MODULES, script)
+    (tmp_path / "modules").write_text(
+        "blktests configfs\nblktests loop\nblktests nbd\n")
+    out = subprocess.run([str(script), str(fake), str(tmp_path / "root"),
+                          release, "blktests"],
+                         capture_output=True, text=True, check=False)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["nbd"]
+    mods = tmp_path / "root" / "lib" / "modules" / release
+    assert (mods / "kernel" / "drivers" / "block" / "loop.ko").is_file()
+    assert "loop.ko" in (mods / "modules.dep").read_text()
