@@ -198,8 +198,24 @@ def argv_places(planned):
     return places
 
 
-def xml_places(root):
-    """The same map from the domain XML, native and command-line devices."""
+def late_devices(text):
+    """The disks `xml` lists after the domain as attached live: (<disk>
+    elements, device_add arguments)."""
+    disks, added = [], []
+    for line in text.splitlines():
+        if line.startswith("<!-- attach "):
+            disks.append(ET.fromstring(line[len("<!-- attach "):-4]))
+        elif line.startswith("<!-- qmp "):
+            command = json.loads(line[len("<!-- qmp "):-4])
+            if command["execute"] == "device_add":
+                added.append(json.dumps(command["arguments"]))
+    return disks, added
+
+
+def xml_places(root, text=""):
+    """The same map from the domain XML, native and command-line devices,
+    and from `text`'s disks attached live."""
+    late_disks, late_added = late_devices(text)
     devices = root.find("devices")
     alias_of_index = {"0": "pci.0"}
     for ctrl in devices.findall("controller[@type='pci']"):
@@ -217,7 +233,7 @@ def xml_places(root):
     for ctrl in devices.findall("controller"):
         if ctrl.get("model") == "pci-bridge" or ctrl.get("type") == "scsi":
             places[ctrl.find("alias").get("name")] = pci(ctrl)
-    for disk in devices.findall("disk"):
+    for disk in devices.findall("disk") + late_disks:
         serial = disk.findtext("serial")
         addr = disk.find("address")
         if addr.get("type") == "pci":
@@ -226,9 +242,8 @@ def xml_places(root):
             places[serial] = (scsi_alias[addr.get("controller")],
                               int(addr.get("target")), int(addr.get("unit")))
     args = [a.get("value") for a in root.iter(Q + "arg")]
-    for opt, value in zip(args, args[1:]):
-        if opt != "-device":
-            continue
+    devices = [v for o, v in zip(args, args[1:]) if o == "-device"]
+    for value in devices + late_added:
         props = json.loads(value)
         driver = props["driver"]
         key = props.get("serial") or props.get("id")
@@ -264,8 +279,9 @@ def test_every_disk_once_at_its_own_address(topo, tmp_path):
     """What `blkscale xml` prints holds each disk once, each device at an
     address of its own, as many of each kind as the plan."""
     planned = planned_of(topo)
-    root = ET.fromstring(xml_of(topo, tmp_path / "build"))
-    places = _strip_ua(xml_places(root))
+    text = xml_of(topo, tmp_path / "build")
+    root = ET.fromstring(text)
+    places = _strip_ua(xml_places(root, text))
     expected = planned.topo.expected
     bridges = {b.qemu_id for b in planned.layout.bridges}
     controllers = {disks.controller_id(d.group, d.index)

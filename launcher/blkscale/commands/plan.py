@@ -3,9 +3,10 @@
 import json
 
 from .. import paths
-from ..errors import UsageError
+from ..errors import TopologyError, UsageError
 from ..guestlink import layers, planfiles
-from ..machine import cmdline, diskroom
+from ..libvirt.backend import LibvirtBackend
+from ..machine import diskroom
 from ..machine.guest import kernel_cmdline
 from ..qemu import binary, startcost
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
@@ -160,8 +161,8 @@ def _describe(planned, start, qemu):
         "host": {"fds": res.fds, "fd_hard_limit": res.fd_limit,
                  "argv_bytes": start.argv_bytes, "argv_limit": start.limit,
                  "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB,
-                 "argv_full_bytes": start.full_bytes,
-                 "libvirt_limit": cmdline.arg_max()},
+                 "argv_full_bytes": start.full_bytes},
+        "libvirt": _libvirt(planned),
         "disk_method": {"method": start.method, "reason": start.reason},
         "qemu": qemu,
         "qemu_memory": {"estimate_mib": res.qemu_kib // 1024,
@@ -243,7 +244,7 @@ def _text(planned, desc, all_buses):
               + (f"; file-backed disks write about {h['disk_mib']} MiB "
                  "into TMPDIR" if h["disk_mib"] else ""),
               _method_line(desc["disk_method"]),
-              *startcost.lines(desc["qemu"]), _libvirt_line(h),
+              *startcost.lines(desc["qemu"]), _libvirt_line(desc["libvirt"]),
               _qemu_memory_line(desc["qemu_memory"], g["memory_mib"]),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
@@ -290,16 +291,28 @@ def _qemu_memory_line(q, guest_mib):
             f"the host's {q['host_mib']} MiB")
 
 
-def _libvirt_line(host):
-    """The libvirt backend has every disk on QEMU's command line."""
-    full, limit = host["argv_full_bytes"], host["libvirt_limit"]
-    if full > limit:
-        return (f"libvirt backend: refused, every disk on the command line "
-                f"is {full // 1024} KiB, more than ARG_MAX's "
-                f"{limit // 1024} KiB")
-    return (f"libvirt backend: every disk on the command line, at least "
-            f"{full // 1024} KiB of {limit // 1024} KiB (libvirt's own "
-            "spelling is longer; `run --backend libvirt` measures it)")
+def _libvirt(planned):
+    """The libvirt backend's disks: on its command line or attached live
+    (libvirt/livedisks.py), by the estimate; why it refuses, if it does."""
+    try:
+        return LibvirtBackend.disk_plan(planned)
+    except TopologyError as e:
+        return {"refused": f"{e.field}: {e.problem}"}
+
+
+def _libvirt_line(lv):
+    if "refused" in lv:
+        return f"libvirt backend: refused: {lv['refused']}"
+    size = (f"command line about {lv['argv_bytes'] // 1024} KiB of "
+            f"{lv['budget'] // 1024} KiB (ARG_MAX {lv['arg_max'] // 1024} "
+            f"KiB less {lv['margin'] // 1024} KiB kept free)")
+    if not lv["late"]:
+        return f"libvirt backend: every disk on the command line, {size}"
+    return (f"libvirt backend: about {lv['late']} of {lv['scsi_disks']} "
+            f"SCSI disks attached live before the guest runs "
+            f"({lv['native']} with virDomainAttachDeviceFlags, "
+            f"{lv['late'] - lv['native']} through QEMU's monitor); {size}; "
+            "the run measures libvirt's own spelling")
 
 
 def _names(names):

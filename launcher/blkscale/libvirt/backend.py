@@ -66,15 +66,23 @@ class LibvirtBackend:
 
     def check(self, planned, variants=(), profile=False):
         """Refuse a staging mode the host cannot use, --profile (no QMP
-        monitor of ours) and a topology whose disks cannot all be on
-        QEMU's command line; no connection is made."""
+        monitor of ours) and a topology whose command line is too long
+        even with every SCSI disk attached live; no connection is
+        made."""
         wrong = self.staging_problem(self.staging, self.uri)
         if wrong:
             raise UsageError(f"--staging: {wrong}")
         if profile:
             raise UsageError("--profile: needs the QEMU backend (its QMP "
                              "monitor)")
-        domain.check_whole_command_line(planned)
+        domain.planned_late(planned)
+
+    @staticmethod
+    def disk_plan(planned):
+        """Which SCSI disks libvirt would attach live, by the estimate
+        (libvirt/domain.py planned_late); TopologyError if none can
+        start."""
+        return domain.planned_late(planned)
 
     def ready(self):
         """python3-libvirt importable and a libvirtd serving the URI
@@ -109,15 +117,20 @@ class LibvirtBackend:
         return self.local.dry_accel(requested, kernel)
 
     def render(self, planned, variant, accel, rundir=DRY_RUNDIR):
-        """The domain XML of one variant; a volumes host's pool and
-        kernel digest are the host's, placeholders here."""
+        """The domain XML of one variant, the disks it would attach live
+        after it (by the estimate: the run asks libvirt); a volumes
+        host's pool and kernel digest are the host's, placeholders
+        here."""
         files = RunFiles.under(paths.kernel_dir(variant) / "bzImage", rundir)
         if self.staging == "volumes":
             files = staging.host_files(
                 files, DRY_POOL, domain_xml.domain_name(planned.topo, variant),
                 staging.kernel_volume(DRY_DIGEST))
-        return domain_xml.domain_xml(planned, files, variant, accel,
-                                     staging=self.staging)
+        late = domain.planned_late(planned, files)["late"]
+        xml, disks = domain_xml.split_xml(planned, files, variant, accel,
+                                          staging=self.staging, late=late)
+        shown = disks.shown()
+        return xml + (shown + "\n" if shown else "")
 
     def machine(self, planned, files, variant, accel, tmp):
         """The configured Domain of one run (machine/backend.py)."""

@@ -22,14 +22,15 @@ import time
 from ..errors import UsageError
 from ..machine import cmdline
 from ..machine.errors import LaunchError, file_tail
-from . import daemon, domain_xml, staging as staging_mod
+from . import daemon, domain_xml, livedisks, staging as staging_mod
 from .streams import StreamPump
 from . import uri as uri_form
 
 try:
     import libvirt
+    import libvirt_qemu
 except ImportError:             # checked in Domain.launch()
-    libvirt = None
+    libvirt = libvirt_qemu = None
 
 # Where libvirtd (qemu:///system) keeps the pid file and the log of a domain.
 RUN_DIR = "/var/run/libvirt/qemu"
@@ -92,10 +93,18 @@ def parse_log_command(text):
 class Domain:
     """A transient libvirt domain; a context manager."""
 
-    def __init__(self, uri=daemon.SYSTEM_URI, stager=None, make_xml=None):
+    # The progress line's phase while qmp_disks() counts.
+    late_phase = "attach live"
+
+    def __init__(self, uri=daemon.SYSTEM_URI, stager=None, make_xml=None,
+                 late=None):
         self.uri = uri
-        # Staged through volumes: the Stager, and the XML of its files.
+        # Staged through volumes: the Stager, and (XML, Late) of its files.
         self.stager, self._make_xml = stager, make_xml
+        # The SCSI disks attached after the domain starts (livedisks.py).
+        self.late = late or livedisks.Late()
+        self.late_added = None
+        self.attach_s = None
         self.left_volumes = []
         self.staging_s = None       # sending the files, before QEMU starts
         self._cancel = threading.Event()
@@ -120,7 +129,8 @@ class Domain:
         self.xml, self.name = xml, name
 
     def shown(self):
-        return self.xml.rstrip("\n")
+        late = self.late.shown()
+        return self.xml.rstrip("\n") + ("\n" + late if late else "")
 
     @property
     def log_path(self):
@@ -141,8 +151,22 @@ class Domain:
             self._stopped.set()
 
     def qmp_disks(self):
-        """libvirt starts every disk from its command line: none over QMP."""
-        return None
+        """(disks attached so far, disks to attach), or None when every
+        disk is on the command line or none is attached yet."""
+        if self.late_added is None:
+            return None
+        return self.late_added, self.late.disks
+
+    def late_record(self):
+        """results.json's host.late_disks: the disks attached live, before
+        the guest ran (None if none)."""
+        if not self.late.disks:
+            return None
+        return {"method": "libvirt-attach", "disks": self.late.disks,
+                "native": self.late.native, "monitor": self.late.monitor,
+                "added": self.late_added,
+                "seconds": (round(self.attach_s, 3)
+                            if self.attach_s is not None else None)}
 
     def launch(self, timeout=None, tick=None):
         """Create the domain; returns the start-up time in seconds.
@@ -182,18 +206,25 @@ class Domain:
             flags = libvirt.VIR_DOMAIN_START_AUTODESTROY
             try:
                 if self.stager is not None:
-                    self.xml = self._make_xml(self.stager.stage(
+                    self.xml, self.late = self._make_xml(self.stager.stage(
                         self._conn, self._cancel))
                     if self._cancel.is_set():
                         raise staging_mod.Cancelled()
-                    flags |= libvirt.VIR_DOMAIN_START_PAUSED
                     # QEMU's start is timed from here, as for shared files.
                     self.staging_s = time.monotonic() - self.spawned_at
                     self.spawned_at = time.monotonic()
-                result["dom"] = self._conn.createXML(self.xml, flags)
+                paused = self.stager is not None or self.late.disks
+                if paused:
+                    flags |= libvirt.VIR_DOMAIN_START_PAUSED
+                result["dom"] = dom = self._conn.createXML(self.xml, flags)
                 if self.stager is not None and not self._cancel.is_set():
-                    self._open_streams(result["dom"])
-                    result["dom"].resume()
+                    self._open_streams(dom)
+                if self.late.disks and not self._cancel.is_set():
+                    self._attach(dom)
+                if paused and not self._cancel.is_set():
+                    dom.resume()
+            except livedisks.AttachError as e:
+                result["attach"] = e
             except libvirt.libvirtError as e:
                 result["error"] = e
             except staging_mod.StagingError as e:
@@ -223,6 +254,13 @@ class Domain:
         if "staging" in result:
             self.shutdown()
             raise result["staging"]
+        if "attach" in result:
+            log = self.qemu_log().strip()
+            self.shutdown()
+            raise LaunchError(f"domain {self.name}: {result['attach']} "
+                              f"({self.late_added or 0} of "
+                              f"{self.late.disks} disks attached)",
+                              log) from None
         if "error" in result:
             log = self.qemu_log().strip()
             self.shutdown()
@@ -233,6 +271,17 @@ class Domain:
         self.argv = self._read_argv()
         self._pid = self._read_pid()
         return self.qemu_start_s
+
+    def _attach(self, dom):
+        """The late disks, into the paused domain, before the guest runs
+        (part of QEMU's start, as the QEMU backend's QMP disks are)."""
+        def added(n):
+            self.late_added = n
+        t0 = time.monotonic()
+        self.late_added = 0
+        livedisks.attach(libvirt, libvirt_qemu.qemuMonitorCommand, dom,
+                         self.late, self._cancel, added)
+        self.attach_s = time.monotonic() - t0
 
     def _open_streams(self, dom):
         """The console and results channel, copied into the run's local
@@ -388,30 +437,35 @@ class Domain:
 
 
 def for_run(planned, files, variant, accel, uri, tmpdir, staging=None):
-    """A configured Domain for one run, its command line checked against
-    ARG_MAX; its name ends like the run's temporary directory, so that
+    """A configured Domain for one run, the SCSI disks that do not fit
+    libvirt's command line to be attached live (livedisks.py); its name
+    ends like the run's temporary directory, so that
     concurrent runs do not collide.  staging: "shared" or "volumes"
     (default: shared for a daemon on this machine)."""
     suffix = os.path.basename(tmpdir.rstrip("/")).rsplit("-", 1)[-1]
     name = domain_xml.domain_name(planned.topo, variant, suffix)
     staging = staging or staging_mod.default_mode(uri)
     if staging == "shared":
-        xml = domain_xml.domain_xml(planned, files, variant, accel, name)
-        check_command_line(xml, planned.topo, uri)
-        domain = Domain(uri)
+        xml, late = fit_command_line(
+            lambda n: domain_xml.split_xml(planned, files, variant, accel,
+                                           name, late=n), planned, uri,
+            files)
+        domain = Domain(uri, late=late)
         domain.configure(xml, name)
         return domain
-
-    def make_xml(host_files):
-        return domain_xml.domain_xml(planned, host_files, variant, accel,
-                                     name, staging="volumes")
 
     stager = staging_mod.Stager(planned, files, name,
                                 _ask(uri, staging_mod.planned_target),
                                 tmpdir, uri)
-    xml = make_xml(stager.files())
-    check_command_line(xml, planned.topo, uri)
-    domain = Domain(uri, stager, make_xml)
+
+    def make_xml(host_files, n):
+        return domain_xml.split_xml(planned, host_files, variant, accel,
+                                    name, staging="volumes", late=n)
+
+    xml, late = fit_command_line(lambda n: make_xml(stager.files(), n),
+                                 planned, uri, stager.files())
+    # The staged files' XML, with as many late disks as measured here.
+    domain = Domain(uri, stager, lambda hf: make_xml(hf, late.disks), late)
     domain.configure(xml, name)
     return domain
 
@@ -433,48 +487,71 @@ def _ask(uri, question):
         conn.close()
 
 
-def whole_command_line_bytes(planned):
-    """The shortest QEMU command line of this machine with every disk on
-    it: QEMU's own spelling (qemu/argv.py), shorter than libvirt's."""
+def planned_late(planned, files=None):
+    """The estimate alone, before libvirtd is asked anything: a dict of
+    the SCSI disks to attach live (`late`, of them `native` <disk>
+    elements, the rest through the monitor) and the command line's
+    estimated `argv_bytes`; TopologyError if it is too long even with
+    every SCSI disk attached live (virtio-blk disks and controllers cannot
+    be).  BLKSCALE_DISK_METHOD=qmp attaches every SCSI disk live, argv or
+    stack none."""
     from ..machine.files import sample_files
-    from ..qemu import argv as qargv
-    return qargv.argv_bytes(qargv.build_argv(
-        planned, sample_files(), "patched", "tcg", "qemu-system-x86_64"))
+    from ..qemu.diskstart import SWITCH, forced
+    bare, costs, native = domain_xml.estimate(planned,
+                                              files or sample_files())
+    late = livedisks.late_by_estimate(bare, costs)
+    method = forced()
+    if method == "qmp":
+        late = len(costs)       # every SCSI disk attached live
+    elif method is not None and late:
+        cmdline.check_size(planned.topo, bare + sum(costs), livedisks.BUDGET,
+                           via="through libvirt ",
+                           note=f" ({SWITCH}={method}: no disk attached live)")
+    if late is None:
+        cmdline.check_size(planned.topo, bare, livedisks.BUDGET,
+                           via="through libvirt ", note=_BARE_NOTE)
+    kept = len(costs) - late
+    return {"late": late, "native": sum(native[kept:]),
+            "scsi_disks": len(costs),
+            "argv_bytes": bare + sum(costs[:kept]),
+            "budget": livedisks.BUDGET,
+            "arg_max": livedisks.LIBVIRT_ARG_MAX,
+            "margin": livedisks.MARGIN}
 
 
-def check_whole_command_line(planned):
-    """libvirt starts QEMU with every disk on its command line (it has no
-    step between -S and `cont` for us): refuse, before libvirtd is asked
-    anything, a topology whose disks pass ARG_MAX even as the QEMU backend
-    spells them, which is shorter than libvirt's."""
-    cmdline.check_size(planned.topo, whole_command_line_bytes(planned),
-                       cmdline.arg_max(), via="through libvirt ",
-                       note=" (the libvirt backend puts every disk there; "
-                       "the QEMU backend adds SCSI disks over QMP)")
+_BARE_NOTE = (" without a single SCSI disk (PCI devices cannot be attached "
+              "live; the QEMU backend raises QEMU's stack rlimit)")
 
 
-def check_command_line(xml, topo, uri):
-    """Refuse a domain whose QEMU command line, as libvirt would write
-    it, passes ARG_MAX.
+def fit_command_line(make, planned, uri, files):
+    """(domain XML, Late) whose QEMU command line, as libvirt spells it,
+    fits livedisks.BUDGET: the last SCSI disks attached live.
 
     libvirt spells each of its own disks as two JSON -blockdev and a JSON
-    -device, about 600 bytes against our 200 (measured: 4000 slice-backed
-    SCSI disks are 2.4 MB, over the 2 MB limit, while 4000 null ones are
-    0.8 MB).  libvirt's answer to an over-long command is only "Argument
-    list too long", so ask it for the command first.
+    -device, about 600 bytes against our 200, and its answer to an
+    over-long command is only "Argument list too long", so it is asked for
+    the command first; make(n) is the XML with n late disks.
     """
+    estimated = planned_late(planned, files)["late"]
     if libvirt is None:
-        return
+        return make(estimated)
+    made = {}
+
+    def size_of(n):
+        made[n] = make(n)
+        return livedisks.command_line_bytes(
+            conn.domainXMLToNative("qemu-argv", made[n][0]))
+
     conn = libvirt.open(uri)
     try:
-        argv = conn.domainXMLToNative("qemu-argv", xml)
+        late, size = livedisks.late_count(size_of, estimated,
+                                          domain_xml.scsi_disks(planned))
     except libvirt.libvirtError as e:
         raise LaunchError(f"{uri}: cannot check the domain's command line: "
                           f"{e.get_error_message()}") from None
     finally:
         conn.close()
-    # Each word also costs its NUL (the space here) and a pointer.
-    size = len(argv.encode()) + 8 * (argv.count(" ") + 1)
-    cmdline.check_size(topo, size, cmdline.arg_max(), via="through libvirt ",
-                       note=" (file-backed disks cost about 600 bytes each "
-                       "there; null ones 200)")
+    if late is None:
+        cmdline.check_size(planned.topo, size, livedisks.BUDGET,
+                           via="through libvirt ", note=_BARE_NOTE)
+    return made[late]

@@ -43,6 +43,7 @@ from ..machine.disks import (blockdev_args, changed_props, controller_id,
                              global_args, node_name, shared_props)
 from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
 from ..topology.layout import RESULTS_SLOT
+from . import livedisks
 
 QEMU_NS = "http://libvirt.org/schemas/domain/qemu/1.0"
 ET.register_namespace("qemu", QEMU_NS)
@@ -94,11 +95,21 @@ class _Builder:
     """Walks the layout once, filling <devices>, the command line and the
     overrides side by side."""
 
-    def __init__(self, planned, files):
+    def __init__(self, planned, files, late=0):
         self.layout = planned.layout
         self.machine = model.build(planned, files)
         self.devices = None
         self.args = []
+        # The last `late` SCSI disks are attached after the domain starts
+        # (livedisks.py): their XML or QMP commands go here instead.
+        self.late = livedisks.Late()
+        scsi = [id(r) for c in self.machine.controllers
+                if c.kind == "virtio_scsi" for r in c.disks]
+        self._late_ids = set(scsi[len(scsi) - late:]) if late else set()
+        # What each SCSI disk on the command line costs there, estimated
+        # (livedisks.py), and whether it is a <disk> element, in order.
+        self.scsi_bytes = []
+        self.scsi_native = []
         self.overrides = []         # (alias, [(name, type, value)])
         self.bus_index = {}         # id(bus) -> libvirt controller index
         self.scsi_index = 0
@@ -157,12 +168,13 @@ class _Builder:
                           offset=str(blockdev.offset),
                           size=str(blockdev.size))
 
-    def _disk(self, record, bus, driver=None):
+    def _disk(self, record, bus, driver=None, parent=None):
         group, index = record.group, record.index
         attrs = {"type": "file", "device": "disk"}
         if bus == "virtio":
             attrs["model"] = _model(group)
-        disk = ET.SubElement(self.devices, "disk", attrs)
+        disk = (ET.Element("disk", attrs) if parent is False else
+                ET.SubElement(self.devices, "disk", attrs))
         ET.SubElement(disk, "driver", dict(name="qemu", type="raw",
                                            **(driver or {})))
         self._source(disk, record.blockdev)
@@ -223,19 +235,34 @@ class _Builder:
                                  bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
                                  **changed_props(dev, self.defaults))
         for record in dev.disks:
+            late = id(record) in self._late_ids
             if native and group.backing != "null" and _addressable(
                     self.scsi_index, record):
-                disk = self._disk(record, "scsi")
+                disk = self._disk(record, "scsi",
+                                  parent=False if late else None)
                 ET.SubElement(disk, "address", type="drive",
                               controller=str(self.scsi_index), bus="0",
                               target=str(record.target),
                               unit=str(record.lun))
+                if late:
+                    self.late.add_native(ET.tostring(disk,
+                                                     encoding="unicode"))
+                else:
+                    self.scsi_bytes.append(livedisks.native_disk_bytes(
+                        record.blockdev.path))
+                    self.scsi_native.append(True)
                 continue
-            self.args += blockdev_args(record.blockdev)
-            self.args += _device("scsi-hd", bus=f"{alias}.0",
-                                 **{"scsi-id": record.target,
-                                    "lun": record.lun},
-                                 **dict(record.props))
+            props = dict(driver="scsi-hd", bus=f"{alias}.0",
+                         **{"scsi-id": record.target, "lun": record.lun},
+                         **dict(record.props))
+            if late:
+                self.late.add_monitor(blockdev_args(record.blockdev)[1::2],
+                                      props)
+                continue
+            args = blockdev_args(record.blockdev) + _device(**props)
+            self.scsi_bytes.append(livedisks.args_bytes(args))
+            self.scsi_native.append(False)
+            self.args += args
         if native:
             self.scsi_index += 1
 
@@ -275,7 +302,15 @@ def _results_port(devices, files, streams=False):
 
 def build(planned, files, variant, accel="tcg", name=None, label=None,
           staging="shared"):
-    """The <domain> element for one variant of a planned topology.
+    """The <domain> element for one variant of a planned topology, every
+    disk in it."""
+    return _build(planned, files, variant, accel, name, label, staging)[0]
+
+
+def _build(planned, files, variant, accel="tcg", name=None, label=None,
+           staging="shared", late=0):
+    """(the <domain> element, its _Builder, whose Late holds the last
+    `late` SCSI disks: left out of the element, attached after it starts).
 
     label is the "+uid:+gid" QEMU runs as (default: this process's);
     libvirt relabels nothing, so QEMU reads and writes the run's files
@@ -312,7 +347,7 @@ def build(planned, files, variant, accel="tcg", name=None, label=None,
     for event in ("on_poweroff", "on_reboot", "on_crash"):
         ET.SubElement(dom, event).text = "destroy"
 
-    b = _Builder(planned, files)
+    b = _Builder(planned, files, late)
     b.devices = ET.SubElement(dom, "devices")
     # Nothing on PCI that the layout did not place.
     ET.SubElement(b.devices, "controller", type="usb", model="none")
@@ -345,7 +380,7 @@ def build(planned, files, variant, accel="tcg", name=None, label=None,
             for prop, kind, value in props:
                 ET.SubElement(frontend, _Q + "property", name=prop, type=kind,
                               value=value)
-    return dom
+    return dom, b
 
 
 def render(dom):
@@ -358,3 +393,27 @@ def domain_xml(planned, files, variant, accel="tcg", name=None, label=None,
                staging="shared"):
     return render(build(planned, files, variant, accel, name, label,
                         staging))
+
+
+def split_xml(planned, files, variant, accel="tcg", name=None, label=None,
+              staging="shared", late=0):
+    """(the domain XML without the last `late` SCSI disks, their Late)."""
+    dom, builder = _build(planned, files, variant, accel, name, label,
+                          staging, late)
+    return render(dom), builder.late
+
+
+def estimate(planned, files):
+    """libvirt's command line, estimated without a daemon
+    (livedisks.estimate_bytes): (its bytes with no SCSI disk, what each
+    SCSI disk adds, whether each is a <disk> element; in order)."""
+    dom, builder = _build(planned, files, "patched")
+    costs = builder.scsi_bytes
+    return (livedisks.estimate_bytes(dom, _Q) - sum(costs), costs,
+            builder.scsi_native)
+
+
+def scsi_disks(planned):
+    """How many SCSI disks the domain has, the most that can go late."""
+    return sum(len(d.disks) for d in planned.layout.devices
+               if d.group.kind == "virtio_scsi")

@@ -47,6 +47,9 @@ def _child_setup(stack_bytes=0):
 class Machine:
     """A QEMU process and its QMP connection; a context manager."""
 
+    # The progress line's phase while qmp_disks() counts.
+    late_phase = "qemu qmp"
+
     def __init__(self, log_path):
         self.log_path = str(log_path)
         self.argv = None
@@ -156,6 +159,16 @@ class Machine:
             self.shutdown(hard=True)
             raise LaunchError(message, log) from None
         self.hotplug_s = time.monotonic() - t0
+
+    def late_record(self):
+        """results.json's host.late_disks: the disks added after QEMU
+        started, before the guest ran (None if none)."""
+        if not self.start or not self.start.qmp_disks:
+            return None
+        return {"method": "qmp", "disks": self.start.qmp_disks,
+                "added": self.qmp_disks_added,
+                "seconds": (round(self.hotplug_s, 3)
+                            if self.hotplug_s is not None else None)}
 
     def qmp_disks(self):
         """(disks added over QMP so far, disks to add), or None when no

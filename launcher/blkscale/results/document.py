@@ -232,6 +232,7 @@ def build(ctx, stream):
             "cpu_model": ctx.host_cpu, "host_cpus": os.cpu_count(),
             "vcpus": topo.guest.vcpus, "memory_mib": topo.guest.memory_mib,
             "command": ctx.argv,
+            "late_disks": ctx.late_disks,
         },
         "boot": {
             "qemu_start_s": _round(ctx.qemu_start_s),

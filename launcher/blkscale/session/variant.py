@@ -80,6 +80,7 @@ class Context:
     wall_to_census_s: float = None
     peak_rss_kib: int = 0
     backend: str = "qemu"
+    late_disks: dict = None     # added after QEMU started (late_record())
     warnings: list = field(default_factory=list)
     fio_disk_map: dict = field(default_factory=dict)
     profiler: object = None
@@ -299,12 +300,12 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                 def tick():
                     if not opts.progress:
                         return
-                    # Over QMP: the disks QEMU has taken of those it gets
-                    # that way; the guest has found none yet.
+                    # Over QMP or attached live: the disks QEMU has taken of
+                    # those it gets that way; the guest has found none yet.
                     qmp = machine.qmp_disks()
                     phase, done, total = ("qemu start", 0, expected["total"])
                     if qmp:
-                        phase, (done, total) = "qemu qmp", qmp
+                        phase, (done, total) = machine.late_phase, qmp
                     opts.progress.update(label, phase, done, total,
                                          time.monotonic() - t0)
 
@@ -312,6 +313,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                 ctx.qemu_start_s = machine.launch(topo.timeouts.boot_s, tick)
                 # The command line as it ran (libvirt writes its own).
                 ctx.argv = machine.argv
+                ctx.late_disks = machine.late_record()
                 stream = _watch(machine, files, topo.timeouts, watcher, parser,
                                 ctx, opts, label)
                 ctx.peak_rss_kib = machine.sample_rss()
