@@ -127,3 +127,44 @@ def test_domain_destroyed_when_the_launcher_stops(conn, tmp_path, sig):
     gone = wait_for(lambda: not (blkscale_domains(conn, "smoke") - before),
                     30)
     assert gone, f"left running: {blkscale_domains(conn, 'smoke') - before}"
+
+
+# SCSI disks libvirt describes (slices of one file) and disks it cannot
+# (null-co); fio writes and verifies the slices.
+LATE = ('description = "SCSI disks attached live"\n'
+        '[guest]\nvcpus = 2\nmemory_mib = 512\n'
+        '[timeouts]\nboot_s = 300\nrun_s = 600\nhang_s = 120\n'
+        '[[virtio_scsi]]\nid = "sl"\ncontrollers = 1\ntargets = 2\n'
+        'luns = 4\nsize_mib = 16\nbacking = "slice"\n'
+        '[[virtio_scsi]]\nid = "nl"\ncontrollers = 1\ntargets = 2\n'
+        'luns = 4\nsize_mib = 16\nbacking = "null"\n'
+        '[plan]\nsteps = ["census", "fio"]\nsettle_s = 60\n'
+        '[plan.fio]\ngroups = ["sl"]\ndisks = 8\nrw = "randwrite"\n'
+        'bs = "4k"\nsize_mib = 1\nruntime_s = 60\niodepth = 2\n'
+        'verify = true\n')
+
+
+def test_disks_attached_live_are_found_and_written(conn, tmp_path):
+    """Every SCSI disk attached after the domain starts (the switch moves
+    them all): the guest finds each at its address and fio verifies the
+    slices libvirt attached; the domain is gone after."""
+    topo = tmp_path / "late.toml"
+    topo.write_text(LATE)
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    out = run_cli("run", topo, "--backend", "libvirt", "--variant", VARIANT,
+                  "--accel", "tcg", "--run-id", "late", "--results-dir",
+                  results, env={"TMPDIR": str(tmp),
+                                "BLKSCALE_DISK_METHOD": "qmp"}, timeout=1200)
+    assert blkscale_domains(conn, "late") == set(), "domain left"
+    doc = boot_results(out, results, "late", VARIANT, tmp)
+    assert doc["host"]["late_disks"] == {
+        "method": "libvirt-attach", "disks": 16, "native": 8, "monitor": 8,
+        "added": 16, "seconds": doc["host"]["late_disks"]["seconds"]}
+    assert doc["disks"]["found"]["total"] == 16
+    assert doc["census"]["ok"] is True
+    assert (doc["fio"]["disks"], doc["fio"]["ok"]) == (8, 8)
+    assert doc["fio"]["verify"] is True
+    # None of them on the command line libvirt ran.
+    assert not any('"scsi-hd"' in a for a in doc["host"]["command"])

@@ -158,9 +158,10 @@ class AttachError(Exception):
     """libvirt or QEMU refused a disk; carries which."""
 
 
-def attach(libvirt, qemu_monitor, dom, late, cancel, added=None):
+def attach(libvirt, qemu_monitor, dom, late, cancel, added=None, every=50):
     """Attach every late disk to the paused domain; added(n) hears the
-    disks attached so far.  Stops early when cancel is set."""
+    disks attached so far, every `every` disks and at the end.  Stops
+    early when cancel is set."""
     done = 0
     flags = libvirt.VIR_DOMAIN_AFFECT_LIVE
     for text in late.xml:
@@ -172,7 +173,7 @@ def attach(libvirt, qemu_monitor, dom, late, cancel, added=None):
             raise AttachError(f"libvirt refused a disk: "
                               f"{e.get_error_message()}") from None
         done += 1
-        if added and done % 50 == 0:
+        if added and done % every == 0:
             added(done)
     for command in late.qmp:
         if cancel.is_set():
@@ -189,8 +190,8 @@ def attach(libvirt, qemu_monitor, dom, late, cancel, added=None):
                               f"{reply['error'].get('desc', reply['error'])}")
         if command["execute"] == "device_add":
             done += 1
-            if added and done % 50 == 0:
+            if added and done % every == 0:
                 added(done)
-    if added:
+    if added and done % every:
         added(done)
     return done
