@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from blkscale.figures import clockfloor
 
 from . import (blktests, bootcurve, everydisk, fit, predict, profile,
-               repeats, series)
+               repeats, series, summary)
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -28,6 +28,8 @@ class Analysis:
     curve_topology: dict = field(default_factory=dict)  # section -> name
     section_plots: dict = field(default_factory=dict)   # section -> [ids]
     bootcurve: object = None       # the bench's BootCurve, or None
+    summary: list = field(default_factory=list)  # summary.Block per topology
+    runs_line: str = ""            # how the runs ended, in one sentence
 
 
 def pick_topology(run, section):
@@ -424,6 +426,8 @@ def _plan(run, a):
 
 def analyse(run):
     a = Analysis(run)
+    a.summary = summary.blocks(run)
+    a.runs_line = summary.runs_line(run)
     a.tables["runs"] = _runs_table(run)
     loaded = repeats.loaded_runs(run)
     if loaded:
