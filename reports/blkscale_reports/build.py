@@ -1,10 +1,11 @@
-"""RUN_DIR/report/: index.html, report.md and the PNG plots."""
+"""RUN_DIR/report/: index.html, report.md, the PNG plots, and the
+summary as summary.csv and summary.json."""
 
 import os
 import shutil
 import tempfile
 
-from . import analysis, load, plots, render_html, render_md
+from . import analysis, load, plots, render_html, render_md, summary_files
 
 OUT = "report"
 
@@ -32,6 +33,7 @@ def build(run_dir, out_dir=None, measured=()):
             f.write(render_html.render(a, drawn))
         with open(os.path.join(tmp, "report.md"), "w") as f:
             f.write(render_md.render(a, drawn))
+        summary_files.write(a, tmp)
         os.chmod(tmp, 0o755)
         if os.path.isdir(out_dir):
             shutil.rmtree(out_dir)

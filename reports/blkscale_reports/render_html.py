@@ -21,7 +21,7 @@ body { font-family: sans-serif; margin: 0.5em auto; max-width: 80em;
        padding: 0 0.5em; color: #222; }
 h1 { font-size: 130%; margin: 0.3em 0; }
 table.summary { font-size: 80%; margin: 0.3em 0 0.5em; }
-table.summary caption { text-align: left; color: #555; }
+p.caption { font-size: 80%; color: #555; margin: 0.2em 0; }
 table.summary td { vertical-align: top; }
 table.summary th { text-align: left; }
 .kernel { font-weight: normal; color: #555; }

@@ -201,8 +201,8 @@ def _change(ratio):
 def sentence(b, v):
     """One sentence on a variant: the reference's own figures; another
     variant's ratios that its repeats decide, largest change first (a
-    count as its value against the reference's), then the figures they
-    cannot tell from the reference's."""
+    count first, as its value against the reference's), then the figures
+    they cannot tell from the reference's."""
     kernel = b.kernels.get(v)
     who = f"{v} ({kernel})" if kernel else v
     at = f"at {b.disks:,.0f} disks" if b.disks else ""
@@ -210,7 +210,7 @@ def sentence(b, v):
         parts = [_value_phrase(b, r, v) for r in b.rows
                  if r.cells[v].value.n]
         return f"{who} {at}: " + "; ".join(parts) + "."
-    told, same, untold = [], [], []
+    counts, told, same, untold, single = [], [], [], [], []
     for r in b.rows:
         ratio = r.cells[v].ratio
         if ratio is None or not ratio.n:
@@ -220,18 +220,25 @@ def sentence(b, v):
             untold.append(r.name)
         elif low == high == 1.0:
             same.append(r.name)
+        elif r.metric.kind != metrics.EXACT and ratio.n < 2:
+            single.append(f"{r.name} {r.fmt(ratio.median)}x")
         elif r.metric.kind == metrics.EXACT:
             mine = r.cells[v].value
             theirs = r.cells[b.reference].value
-            told.append((_change(ratio), f"{r.name} {r.fmt(mine.median)} "
-                         f"against {r.fmt(theirs.median)}"))
+            counts.append(f"{r.name} {r.fmt(mine.median)} against "
+                          f"{r.fmt(theirs.median)}")
         else:
             told.append((_change(ratio), f"{r.name} {b.ratio_text(ratio)}"))
-    told = [t for _, t in sorted(told, key=lambda t: -t[0])]
+    told = counts + [t for _, t in sorted(told, key=lambda t: -t[0])]
     text = f"{who} against {b.reference} {at}: "
-    text += "; ".join(told) if told else "no figure differs beyond the noise"
+    text += "; ".join(told) if told else \
+        "no figure differs beyond the noise" if not single else \
+        "nothing told"
     if untold:
         text += "; cannot tell: " + ", ".join(untold)
+    if single:
+        text += "; one run each, so not told from noise: " + \
+            ", ".join(single)
     if same:
         text += "; the same: " + ", ".join(same)
     return text + "."
@@ -298,6 +305,10 @@ def caption(b):
             + ("; the nightly's verdict on each figure" if b.judged else ""))
 
 
+def _round(x):
+    return None if x is None else round(x, 6)
+
+
 def records(blocks_):
     """One flat record per topology, figure and variant: the CSV and JSON
     beside the page."""
@@ -314,13 +325,15 @@ def records(blocks_):
                     "unit": r.metric.unit, "variant": v,
                     "kernel": b.kernels.get(v), "reference": b.reference,
                     "repeats": value.get("n"), "median": value.get("median"),
-                    "low": (c.value.bounds or (None, None))[0],
-                    "high": (c.value.bounds or (None, None))[1],
-                    "coverage": c.value.coverage if c.value.n > 1 else None,
+                    "low": _round((c.value.bounds or (None, None))[0]),
+                    "high": _round((c.value.bounds or (None, None))[1]),
+                    "coverage": _round(c.value.coverage)
+                    if c.value.n > 1 else None,
                     "ratio": None if ratio is None else ratio["median"],
-                    "ratio_low": None if ratio is None else c.ratio.bounds[0],
+                    "ratio_low": None if ratio is None else
+                    _round(c.ratio.bounds[0]),
                     "ratio_high": None if ratio is None else
-                    c.ratio.bounds[1],
+                    _round(c.ratio.bounds[1]),
                     "ratio_text": None if ratio is None else
                     ratio_text(c.ratio),
                     "verdict": c.verdict})

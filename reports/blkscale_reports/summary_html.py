@@ -32,7 +32,7 @@ def _cell(b, row, v):
             attrs["data-ratio-low"], attrs["data-ratio-high"] = \
                 map(_num, c.ratio.bounds)
         low, high = c.ratio.bounds
-        told = "untold" if cannot_tell(c.ratio) else \
+        told = "untold" if cannot_tell(c.ratio) or c.ratio.n < 2 else \
             "same" if low == high == 1.0 else "told"
         parts.append(f'<span class="ratio {told}">'
                      f"{_e(b.ratio_text(c.ratio))}</span>")
@@ -53,8 +53,8 @@ def _head(b, v):
 
 def block(b):
     tid = f"summary-{b.topology}"
-    out = [f'<table id="{_e(tid)}" class="summary">',
-           f"<caption>{_e(summary.caption(b))}</caption>",
+    out = [f'<p class="caption">{_e(summary.caption(b))}</p>',
+           f'<table id="{_e(tid)}" class="summary">',
            "<thead><tr><th>Figure</th>"
            + "".join(_head(b, v) for v in b.variants) + "</tr></thead>",
            "<tbody>"]
@@ -68,7 +68,17 @@ def block(b):
 
 
 def section(blocks, runs_line):
-    """The summary section: a line on the runs, then each block."""
-    return "\n".join(['<section id="summary">',
-                      f'<p class="runs">{_e(runs_line)}</p>']
-                     + [block(b) for b in blocks] + ["</section>"])
+    """The summary section: a line on the runs, the block of the topology
+    with the most disks, and the others folded below it."""
+    first = max(blocks, key=lambda b: b.disks or 0) if blocks else None
+    out = ['<section id="summary">', f'<p class="runs">{_e(runs_line)}</p>']
+    if first:
+        out.append(block(first))
+    others = [b for b in blocks if b is not first]
+    if others:
+        out.append("<details><summary>The same at "
+                   + _e(", ".join(f"{b.topology} ({b.disks or 0:,.0f} disks)"
+                                  for b in others))
+                   + "</summary>\n" + "\n".join(block(b) for b in others)
+                   + "\n</details>")
+    return "\n".join(out + ["</section>"])
