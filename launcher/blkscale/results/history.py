@@ -5,10 +5,10 @@ Each line: the night (its run id), its date, the project's commit, the
 kernel releases, the figure (topology, variant, metric), whether it
 gates and its limit, its median and interval over the night's repeats
 (stats.Summary as nightly.json carries it), and the night's verdict on
-it.  The nightly
-writes a night's lines when it judges it (again when it judges it
-again: a night's lines are replaced, never doubled); `blkscale report
---history` reads them, or makes them from nights' run directories.
+it.  The nightly writes a night's lines when it judges it (again when
+it judges it again: a night's lines are replaced, never doubled);
+`blkscale report --history` reads them, or makes them from nights' run
+directories.
 """
 
 import json

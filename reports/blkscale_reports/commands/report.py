@@ -1,4 +1,6 @@
-"""blkscale report RUN_DIR: HTML, Markdown and plots of a run."""
+"""blkscale report RUN_DIR: HTML, Markdown and plots of a run; with
+--disks N, what N disks cost by its fitted curves; with --history, the
+nightly's nights side by side."""
 
 import os
 
@@ -60,6 +62,9 @@ def _history(args):
 def main(args):
     if args.history:
         return _history(args)
+    if args.blktests_night:
+        raise ReportError("command line", "--blktests-night", "only with "
+                          "--history")
     if len(args.run_dir) != 1:
         raise ReportError("command line", "RUN_DIR", "one run directory "
                           "(several only with --history)")
