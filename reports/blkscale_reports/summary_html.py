@@ -69,8 +69,10 @@ def block(b):
 
 def section(blocks, runs_line):
     """The summary section: a line on the runs, the block of the topology
-    with the most disks, and the others folded below it."""
-    first = max(blocks, key=lambda b: b.disks or 0) if blocks else None
+    with the most headline figures (of those, the most disks), and the
+    others folded below it."""
+    first = max(blocks, key=lambda b: (len(b.rows), b.disks or 0)) \
+        if blocks else None
     out = ['<section id="summary">', f'<p class="runs">{_e(runs_line)}</p>']
     if first:
         out.append(block(first))
