@@ -5,9 +5,12 @@
 .PHONY: report history
 
 HISTORY ?= results/nightly-history.jsonl
+# The blktests nights the nightly kept, for the tests flaky on several.
+BLKTESTS_NIGHTS ?= $(patsubst %/summary.json,%,$(wildcard results/blktests-nightly/*/summary.json))
 
-history: deps ## Draw the nightly's nights side by side from HISTORY (default results/nightly-history.jsonl): each gated figure across nights with its interval, the night and commit its verdict changed; into results/nightly-history-report/
-	$(Q)./blkscale report --history "$(HISTORY)"
+history: deps ## Draw the nightly's nights side by side from HISTORY (default results/nightly-history.jsonl): each gated figure across nights with its interval, the night and commit its verdict changed, the blktests tests flaky on more than one night (results/blktests-nightly/); into results/nightly-history-report/
+	$(Q)./blkscale report --history "$(HISTORY)" \
+		$(foreach d,$(BLKTESTS_NIGHTS),--blktests-night $(d))
 
 report: deps ## Write RUN/report/ (index.html led by the summary table, report.md, plots, summary.csv and summary.json); RUN=results/<run>, default the newest
 	$(Q)run="$(RUN)"; \

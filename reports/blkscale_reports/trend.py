@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from blkscale.errors import InputError
 from blkscale.figures import metrics
 from blkscale.results import history
-from blkscale.results.read import read_manifest
+from blkscale.results.read import read_manifest, read_summary
 
 from . import blktestshistory, load
 from .errors import ReportError
@@ -138,6 +138,15 @@ def flaky(night_dirs):
     its kernels' results and second boots)."""
     found = {}
     for d in night_dirs:
+        summary = read_summary(d)
+        if summary is None:
+            raise ReportError(d, None, "no summary.json: not a blktests "
+                              "night")
+        # As blktestshistory.py: a night without every kernel's results
+        # (its guests died) is no night.
+        if not all(os.path.isfile(os.path.join(d, v, "results.json"))
+                   for v in summary.get("variants") or {}):
+            continue
         run = load.load(d)
         for other in run.variants:
             if other == run.reference:
