@@ -11,13 +11,13 @@ ratios as the sweep's closing table, never recomputed here.
 """
 
 import collections
-import json
 import math
-import os
 from dataclasses import dataclass, field
 
+from blkscale.errors import InputError
 from blkscale.figures import byvariant, metrics
 from blkscale.figures.stats import cannot_tell, paired_ratio, ratio_text
+from blkscale.results.read import read_nightly
 
 from .errors import ReportError
 from . import repeats
@@ -55,7 +55,6 @@ SHORT = {
     "procdevices_ns_per_read_0": "/proc/devices read, 0 added majors",
     "procdevices_ns_per_read_200": "/proc/devices read, 200 added",
 }
-NIGHTLY_JSON = "nightly.json"
 # A cell shows the worst of its metric's checks.
 SEVERITY = ["pass", "no-baseline", "warn", "inconclusive", "missing",
             "run-failed", "regression"]
@@ -118,18 +117,14 @@ class Block:
 def _verdicts(run):
     """{(topology, variant, metric): status} of the nightly's checks, or
     {} when the run was not judged."""
-    path = os.path.join(run.path, NIGHTLY_JSON)
-    if not os.path.isfile(path):
-        return {}
     try:
-        with open(path) as f:
-            checks = json.load(f).get("checks")
-    except (OSError, ValueError, AttributeError) as e:
-        raise ReportError(path, None, f"cannot read: {e}")
-    if not isinstance(checks, list):
-        raise ReportError(path, "checks", "missing or not a list")
+        doc = read_nightly(run.path)
+    except InputError as e:
+        raise ReportError(e.path, e.field, e.problem) from None
+    if doc is None:
+        return {}
     return {(c.get("topology"), c.get("variant"), c.get("metric")):
-            c.get("status") for c in checks if isinstance(c, dict)}
+            c.get("status") for c in doc["checks"] if isinstance(c, dict)}
 
 
 def _verdict(verdicts, topo, variant, name, reference):

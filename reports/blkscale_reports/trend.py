@@ -8,14 +8,14 @@ which the nightly keeps) or is made from nights' run directories (their
 manifest.json and nightly.json) by the same code the nightly uses.
 """
 
-import json
 import os
 from dataclasses import dataclass, field
 
 from blkscale.errors import InputError
 from blkscale.figures import metrics
 from blkscale.results import history
-from blkscale.results.read import read_manifest, read_summary
+from blkscale.results.read import (NIGHTLY, read_manifest, read_nightly,
+                                   read_summary)
 
 from . import blktestshistory, load
 from .errors import ReportError
@@ -73,18 +73,12 @@ def _night_dir(path):
     if manifest is None:
         raise ReportError(path, None, "no manifest.json: not a night of the "
                           "nightly")
-    nightly = os.path.join(path, "nightly.json")
-    try:
-        with open(nightly) as f:
-            doc = json.load(f)
-    except FileNotFoundError:
-        raise ReportError(nightly, None, "missing: the night was never "
-                          "judged (blkscale nightly --compare)") from None
-    except (OSError, ValueError) as e:
-        raise ReportError(nightly, None, f"unreadable: {e}") from None
-    if not isinstance(doc, dict) or not isinstance(doc.get("checks"), list):
-        raise ReportError(nightly, "checks", "missing or not a list")
-    return history.night_lines(manifest, doc)
+    nightly = read_nightly(path)
+    if nightly is None:
+        raise ReportError(os.path.join(path, NIGHTLY), None, "missing: the "
+                          "night was never judged (blkscale nightly "
+                          "--compare)")
+    return history.night_lines(manifest, nightly)
 
 
 def read(sources):

@@ -118,7 +118,9 @@ def test_verdicts_of_a_judged_night(tmp_path):
     tables = read_tables(html)
     boot = tables["summary-oracle-4000-verify"][0]
     assert boot[0].startswith("boot:") and boot[2].endswith("inconclusive")
-    (run_dir / "nightly.json").write_text("{\"checks\": 3}")
+    (run_dir / "nightly.json").write_text(json.dumps(
+        {"schema": {"name": "blkscale-nightly", "version": 2},
+         "checks": 3}))
     out = run_report(run_dir)
     assert out.returncode != 0
     assert "nightly.json: checks: missing or not a list" in out.stderr

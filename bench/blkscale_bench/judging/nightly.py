@@ -14,12 +14,13 @@ import os
 from blkscale.figures import bootcurve, clockfloor, loadband, metrics
 from blkscale.results import history
 from blkscale.results.atomic import write_json_atomic
+from blkscale.results.read import NIGHTLY
 
 from .. import repeats
 from . import baseline, ceilings, compare, everydisk, junit, runcheck
 
 XML_NAME = "nightly.xml"
-JSON_NAME = "nightly.json"
+JSON_NAME = NIGHTLY
 PASS, REGRESSION, INCONCLUSIVE = "PASS", "REGRESSION", "INCONCLUSIVE"
 
 
