@@ -418,6 +418,8 @@ def _plan(run, a):
             if top < PLAN_TOP else
             f"Models fitted up to {top} disks: every row is within the "
             "measured range.")
+        a.notes["plan"] += (" For another disk count: blkscale report "
+                            "RUN_DIR --disks N.")
 
 
 def no_model_note(a):
