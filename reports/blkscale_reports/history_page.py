@@ -28,6 +28,8 @@ from .table import Table  # noqa: E402
 VARIANT_COLOURS = ["tab:red", "tab:blue", "tab:purple", "tab:brown",
                    "tab:grey"]
 COLUMNS = 3
+CEILING = trend.CEILING
+BOTH = " (and against its ceiling)"
 
 
 def _e(text):
@@ -60,13 +62,22 @@ def _changes_table(series):
               ["Topology", "Variant", "Figure", "Before", "Night before",
                "After", "Night it changed", "Changed at commit",
                "Commits between"])
+    rows = {}
     for s in series:
         for a, b in s.changes:
-            t.rows.append([s.topology, s.variant, s.label,
-                           f"{a['verdict']}: {_value(a)}", a["night"],
-                           f"{b['verdict']}: {_value(b)}", b["night"],
-                           _short(b["commit"]),
-                           f"{_short(a['commit'])}..{_short(b['commit'])}"])
+            row = [s.topology, s.variant, s.label,
+                   f"{a['verdict']}: {_value(a)}", a["night"],
+                   f"{b['verdict']}: {_value(b)}", b["night"],
+                   _short(b["commit"]),
+                   f"{_short(a['commit'])}..{_short(b['commit'])}"]
+            # A figure's ceiling check that changed alike shares its row.
+            key = tuple(row[:2]) + (row[2].removesuffix(CEILING),) + \
+                tuple(row[3:])
+            if key in rows:
+                rows[key][2] = key[2] + BOTH
+            else:
+                rows[key] = row
+    t.rows = list(rows.values())
     return t
 
 

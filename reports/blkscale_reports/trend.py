@@ -21,6 +21,9 @@ from . import blktestshistory, load
 from .errors import ReportError
 
 
+CEILING = ", against its ceiling"
+
+
 @dataclass
 class Night:
     night: str
@@ -51,7 +54,7 @@ class Series:
         if ref:
             text += f", ratio to {ref}"
         ceiling = self.ceiling or self.figure.endswith("_ceiling")
-        return text + (", against its ceiling" if ceiling else "")
+        return text + (CEILING if ceiling else "")
 
     @property
     def changes(self):
