@@ -124,3 +124,14 @@ def test_verdicts_of_a_judged_night(tmp_path):
     out = run_report(run_dir)
     assert out.returncode != 0
     assert "nightly.json: checks: missing or not a list" in out.stderr
+
+
+def test_markdown_leads_with_the_summary(kernels_report):
+    md = kernels_report["md"]
+    first_table = md.index("\n| ")
+    assert md[first_table:].startswith("\n| Figure | debian | stock "
+                                       "(reference) | patched |")
+    assert first_table < md.index("## How the figures were made") \
+        < md.index("## Runs")
+    assert "| dynamic block majors (majors) | 235; 1.00x | 235 | 3,762; " \
+        "16.01x |" in md
