@@ -5,13 +5,12 @@ to the reference taken per repeat."""
 
 import os
 
-from blkscale.figures import metrics
+from blkscale.figures import byvariant
 from .errors import BenchError
 from blkscale.errors import InputError
 from blkscale.results.manifest import FILENAME, drop_unfinished_rounds
 from blkscale.results.read import (check_one_host, read_manifest,
                                    read_results)
-from blkscale.figures.stats import Summary, paired_ratio
 
 
 def load(run_dir):
@@ -63,24 +62,10 @@ def latest(docs):
 
 def figures(manifest, docs):
     """{topology: {variant: {metric: Summary}}} including the cross
-    metrics against the sweep's reference variant, paired by repeat."""
+    metrics against the sweep's reference variant, paired by repeat
+    (blkscale.figures.byvariant)."""
     ref = (manifest.get("sweep") or {}).get("reference", "stock")
-    out = {}
-    for (topo, variant), by_repeat in docs.items():
-        extracted = {k: metrics.extract(doc) for k, doc in by_repeat.items()}
-        out.setdefault(topo, {})[variant] = {
-            m.name: Summary.of({k: e[m.name] for k, e in extracted.items()})
-            for m in metrics.METRICS}
-    for topo, by_variant in out.items():
-        ref_values = by_variant.get(ref)
-        for variant, values in by_variant.items():
-            if variant == ref or ref_values is None:
-                continue
-            for m in metrics.METRICS:
-                if m.cross:
-                    values[metrics.cross_name(m.name, ref)] = paired_ratio(
-                        values[m.name], ref_values[m.name])
-    return out
+    return byvariant.figures(docs, ref)
 
 
 def medians(figures):

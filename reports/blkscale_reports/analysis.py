@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from blkscale.figures import clockfloor
 
 from . import (blktests, bootcurve, everydisk, fit, predict, profile,
-               repeats, series)
+               repeats, series, summary)
 from .series import get, num
 from .table import Table, fmt, pct
 
@@ -28,6 +28,8 @@ class Analysis:
     curve_topology: dict = field(default_factory=dict)  # section -> name
     section_plots: dict = field(default_factory=dict)   # section -> [ids]
     bootcurve: object = None       # the bench's BootCurve, or None
+    summary: list = field(default_factory=list)  # summary.Block per topology
+    runs_line: str = ""            # how the runs ended, in one sentence
 
 
 def pick_topology(run, section):
@@ -188,10 +190,7 @@ def _fits_table(tid, title, choices, labels, unit):
                            f"Max |residual| ({unit})", "RMS relative error",
                            "Verdict"])
     for (key, variant), choice in choices.items():
-        if not choice.candidates:
-            t.rows.append([labels[key], variant, "-", "-", "-", "-", "-",
-                           "-", f"no fit: {choice.reason}"])
-            continue
+        # What was not fitted is said once, in the section's note.
         for f in choice.candidates:
             if f is choice.chosen:
                 verdict = "chosen"
@@ -216,8 +215,10 @@ def _boot(run, a):
                 if y is not None]
             if pts:
                 a.boot[(key, v)] = fit.choose(pts)
-    a.tables["boot_fits"] = _fits_table(
-        "boot_fits", "Boot time models", a.boot, labels, "s")
+    fits = _fits_table("boot_fits", "Boot time models", a.boot, labels,
+                       "s")
+    if fits.rows:
+        a.tables["boot_fits"] = fits
     t = Table("boot_points", "Boot time: measured and modelled",
               ["Figure", "Variant", "Disks", "Measured (s)",
                "Model (s)", "Residual (s)"])
@@ -260,15 +261,12 @@ def _memory(run, a):
     for (key, v), choice in a.memory.items():
         f = choice.chosen
         if f is None:
-            why = choice.reason or (choice.candidates[0].refused
-                                    if choice.candidates else "")
-            t.rows.append([labels[key], v, "-", "-", "-", "-",
-                           f"no fit: {why}"])
-            continue
+            continue            # said once, in the boot section's note
         t.rows.append([labels[key], v, fmt(f.params["b"], 2),
                        fmt(f.params["a"], 0), fmt(f.stderr, 1),
                        pct(f.rms_relative), "linear fit"])
-    a.tables["memory_fits"] = t
+    if t.rows:
+        a.tables["memory_fits"] = t
 
 
 def _io_table(run):
@@ -361,6 +359,8 @@ def _plan(run, a):
     for v in run.variants:
         key, label, probe = probe_choice(a, v)
         mem = {k: a.memory.get((k, v)) for k, _, _ in series.MEMORY_SERIES}
+        if probe is None and not any(c and c.chosen for c in mem.values()):
+            continue            # no model of this variant: the note says why
         for n in PLAN_DISKS:
             cells = [fmt(n), v]
             for k in ("guest_slab_kib", "guest_used_kib",
@@ -400,17 +400,15 @@ def _plan(run, a):
                                  fmt(len(f.points)), fmt(f.dof),
                                  _interval(c, PLAN_TOP, 1 if unit == "s"
                                            else 0) + f" {unit}"])
-            else:
-                err.rows.append([v, lbl, "-", counts, "-", "-",
-                                 f"no fit: {c.reason or 'no model fits'}",
-                                 "-", "-", "-"])
-    a.tables["capacity_plan"] = t
-    a.tables["capacity_error"] = err
+    if t.rows:
+        a.tables["capacity_plan"] = t
+    if err.rows:
+        a.tables["capacity_error"] = err
     if not largest:
         a.notes["plan"] = (
             "No capacity model: the run needs at least "
             f"{fit.MIN_COUNTS} different disk counts (a sweep such as "
-            "bench/sweeps/scale.toml).")
+            "bench/sweeps/scale.toml); Boot time above says what it has.")
     else:
         top = max(largest.values())
         a.notes["plan"] = (
@@ -420,10 +418,37 @@ def _plan(run, a):
             if top < PLAN_TOP else
             f"Models fitted up to {top} disks: every row is within the "
             "measured range.")
+        a.notes["plan"] += (" For another disk count: blkscale report "
+                            "RUN_DIR --disks N.")
+
+
+def no_model_note(a):
+    """One sentence on the figures and kernels no model was fitted to,
+    and why (fit.Choice.reason), or "" when every one has its model."""
+    missing = {}
+    for (key, v), choice in list(a.boot.items()) + list(a.memory.items()):
+        if choice.chosen is None:
+            why = choice.reason or "no model fits without falling with " \
+                "more disks"
+            missing.setdefault(why, []).append(v)
+    if not missing:
+        return ""
+    parts = []
+    for why, variants in missing.items():
+        variants = [v for v in a.run.variants if v in variants]
+        who = "any kernel" if set(variants) == set(a.run.variants) else \
+            ", ".join(variants)
+        parts.append(f"no model for {who}: {why}")
+    text = "; ".join(parts)
+    return (text[0].upper() + text[1:] + ". The plots show each kernel's "
+            "median with its interval at the disk counts measured instead "
+            "of a curve.")
 
 
 def analyse(run):
     a = Analysis(run)
+    a.summary = summary.blocks(run)
+    a.runs_line = summary.runs_line(run)
     a.tables["runs"] = _runs_table(run)
     loaded = repeats.loaded_runs(run)
     if loaded:
@@ -459,4 +484,7 @@ def analyse(run):
         a.notes["profile"] = "No run of this report was profiled " \
             "(blkscale run --profile)."
     _plan(run, a)
+    why = no_model_note(a)
+    if why:
+        a.notes["boot"] = why
     return a

@@ -29,13 +29,18 @@ def nights(run_dir, variants):
     return found[-WINDOW:]
 
 
+def flaky_tests(night_dir, reference, other):
+    """{(test, disk)} that one night judged flaky."""
+    docs = bv.load_run(night_dir, [reference, other])
+    return {(v.test, v.disk) for v in bv.judge(docs, reference, other)
+            if v.verdict == "flaky"}
+
+
 def flaky_streaks(night_dirs, reference, other):
     """{(test, disk): nights in a row, ending with the last, flaky}."""
     streak = {}
     for d in night_dirs:
-        docs = bv.load_run(d, [reference, other])
-        flaky = {(v.test, v.disk) for v in bv.judge(docs, reference, other)
-                 if v.verdict == "flaky"}
+        flaky = flaky_tests(d, reference, other)
         streak = {k: streak.get(k, 0) + 1 for k in flaky}
     return streak
 

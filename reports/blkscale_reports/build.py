@@ -1,10 +1,11 @@
-"""RUN_DIR/report/: index.html, report.md and the PNG plots."""
+"""RUN_DIR/report/: index.html, report.md, the PNG plots, and the
+summary as summary.csv and summary.json."""
 
 import os
 import shutil
 import tempfile
 
-from . import analysis, load, plots, render_html, render_md
+from . import analysis, load, plots, render_html, render_md, summary_files
 
 OUT = "report"
 
@@ -23,15 +24,28 @@ def build(run_dir, out_dir=None, measured=()):
         load.add_measured(run, load.load(other))
     a = analysis.analyse(run)
     out_dir = out_dir or os.path.join(run_dir, OUT)
-    parent = os.path.dirname(os.path.abspath(out_dir))
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".report-", dir=parent)
-    try:
-        drawn = plots.draw_all(a, tmp)
+    drawn = {}
+
+    def fill(tmp):
+        drawn.update(plots.draw_all(a, tmp))
         with open(os.path.join(tmp, "index.html"), "w") as f:
             f.write(render_html.render(a, drawn))
         with open(os.path.join(tmp, "report.md"), "w") as f:
             f.write(render_md.render(a, drawn))
+        summary_files.write(a, tmp)
+
+    into_place(out_dir, fill)
+    return out_dir, a, drawn
+
+
+def into_place(out_dir, fill):
+    """fill(directory) a temporary directory beside out_dir, then rename
+    it into place: a failed report never leaves half a directory."""
+    parent = os.path.dirname(os.path.abspath(out_dir))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".report-", dir=parent)
+    try:
+        fill(tmp)
         os.chmod(tmp, 0o755)
         if os.path.isdir(out_dir):
             shutil.rmtree(out_dir)
@@ -39,4 +53,3 @@ def build(run_dir, out_dir=None, measured=()):
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-    return out_dir, a, drawn

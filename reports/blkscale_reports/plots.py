@@ -14,7 +14,7 @@ import numpy as np  # noqa: E402
 
 from blkscale.figures import clockfloor  # noqa: E402
 
-from . import analysis, bootcurve, predict, series  # noqa: E402
+from . import analysis, bootcurve, fit, predict, series  # noqa: E402
 from .series import get, num  # noqa: E402
 
 DPI = 100
@@ -171,10 +171,63 @@ def _band(ax, f, xs, color):
                         color=color, alpha=0.15, linewidth=0)
 
 
+def _fitted(choices):
+    return any(c.chosen for c in choices.values())
+
+
+def _dots(a, out_dir, names, title, filename):
+    """Without a curve (fewer disk counts than a fit needs): one panel
+    per figure of the summary (summary.py), each kernel's median at each
+    topology with its interval as an error bar, the reference first."""
+    panels = []
+    for name in names:
+        rows = [(b, r) for b in a.summary for r in b.rows
+                if r.metric.name == name]
+        if any(r.cells[v].value.n for _, r in rows for v in r.cells):
+            panels.append(rows)
+    if not panels:
+        return None
+    fig, axes = plt.subplots(1, len(panels), figsize=(
+        max(8, 5.5 * len(panels)), 4), squeeze=False)
+    for ax, rows in zip(axes[0], panels):
+        ticks, labels = [], []
+        x = 0
+        for b, r in rows:
+            order = sorted(b.variants, key=lambda v: v != b.reference)
+            for v in order:
+                s = r.cells[v].value
+                if not s.n:
+                    continue
+                color, marker = _style(a.run, v)
+                low, high = s.bounds
+                ax.errorbar([x], [s.median], yerr=[[s.median - low],
+                                                   [high - s.median]],
+                            fmt=marker, color=color, capsize=4)
+                ticks.append(x)
+                labels.append(v + (f"\n{b.topology}" if len(rows) > 1
+                                   else ""))
+                x += 1
+            x += 1              # a gap between topologies
+        ax.set_xticks(ticks, labels, fontsize=8)
+        ax.set_ylabel(rows[0][1].label)
+        ax.set_title(rows[0][1].name + (f" ({rows[0][0].disks:,.0f} disks)"
+                                        if len(rows) == 1 else ""))
+        ax.grid(True, axis="y", linewidth=0.3)
+    fig.suptitle(title)
+    alt = (f"{title}, each kernel: no curve, a fit needs "
+           f"{fit.MIN_COUNTS} disk counts")
+    return _save(fig, out_dir, filename), alt
+
+
 def boot_model(a, out_dir):
     run = a.run
     if not a.boot:
         return None
+    if not _fitted(a.boot):
+        return _dots(a, out_dir, ["census_complete_s", "kernel_to_init_s"],
+                     "Boot time at the disk counts measured: median and "
+                     "interval of the repeats",
+                     "boot_dots.png")
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
     drawn = False
     for v in run.variants:
@@ -235,6 +288,12 @@ def memory(a, out_dir):
               ("qemu_peak_rss_kib", "host QEMU peak RSS (MiB)")]
     if not a.memory:
         return None
+    if not _fitted(a.memory):
+        return _dots(a, out_dir, ["guest_slab_kib_per_disk",
+                                  "qemu_rss_kib_per_disk"],
+                     "Memory per disk at the disk counts measured: median "
+                     "and interval of the repeats",
+                     "memory_dots.png")
     extract = {k: f for k, _, f in series.MEMORY_SERIES}
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.5))
     for ax, (key, ylabel) in zip(axes, panels):
@@ -340,7 +399,12 @@ PLOTS = [
 
 
 def draw_all(a, out_dir):
-    """{plot id: (file name or None, alt text)}"""
-    drawn = {pid: (func(a, out_dir), alt) for pid, func, alt in PLOTS}
+    """{plot id: (file name or None, alt text)}; a plot function returns
+    its file name, or (file name, alt text) when it drew something else
+    than its usual plot (dots instead of a curve)."""
+    drawn = {}
+    for pid, func, alt in PLOTS:
+        name = func(a, out_dir)
+        drawn[pid] = name if isinstance(name, tuple) else (name, alt)
     drawn.update(bootcurves(a, out_dir))
     return drawn

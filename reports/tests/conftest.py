@@ -97,3 +97,22 @@ def fixture_copy(tmp_path):
         shutil.copytree(FIXTURES / name, dst)
         return dst
     return copy
+
+
+KERNELS_SWEEP = REPO / "bench" / "evidence" / "20261205-kernels" / \
+    "oracle-4000-5"
+
+
+@pytest.fixture(scope="session")
+def kernels_report(tmp_path_factory):
+    """The report of the committed five-kernel sweep at one disk count
+    (oracle-4000, 5 repeats), built once."""
+    run_dir = tmp_path_factory.mktemp("kernels") / "oracle-4000-5"
+    shutil.copytree(KERNELS_SWEEP, run_dir)
+    out = run_report(run_dir)
+    assert out.returncode == 0, out.stderr
+    report = run_dir / "report"
+    html = (report / "index.html").read_text()
+    return {"run_dir": run_dir, "report": report, "html": html,
+            "md": (report / "report.md").read_text(),
+            "tables": read_tables(html), "stdout": out.stdout}

@@ -1,6 +1,10 @@
 """The page in headless Chromium: every plot loads (the page's own check
 marks images whose naturalWidth is 0), a removed plot is caught by that
-check, and a screenshot of the page is not blank."""
+check, and a screenshot of the page is not blank.  On the committed
+five-kernel sweep, from the DOM as Chromium laid it out: the summary is
+the first table, every figure in it has its interval, no "no fit" row
+appears, and the whole answer fits the first screen of a 1300x900
+window (and does not in a narrower one: the check can fail)."""
 
 import re
 import shutil
@@ -66,3 +70,34 @@ def test_screenshot_not_blank(sweep_report, tmp_path):
     # variant) appear only inside the plots.
     blue = ((pixels[:, :, 2] > 0.6) & (pixels[:, :, 0] < 0.3)).mean()
     assert blue > 0.001, f"no plot colours on the page ({blue:.3%})"
+
+
+FIRST_SCREEN = (1300, 900)
+
+
+def _first_screen(kernels_report, tmp_path, width):
+    dom = _chromium(tmp_path, (kernels_report["report"] / "index.html")
+                    .as_uri(), "--dump-dom",
+                    f"--window-size={width},{FIRST_SCREEN[1]}")
+    return dom, _body(dom)
+
+
+def test_kernels_summary_fits_the_first_screen(kernels_report, tmp_path):
+    dom, body = _first_screen(kernels_report, tmp_path, FIRST_SCREEN[0])
+    assert re.search(r"<table [^>]*>", dom).group(0) == \
+        '<table id="summary-oracle-4000" class="summary">'
+    cells = re.findall(r'<td data-variant="([^"]+)"([^>]*)>', dom)
+    assert len(cells) == 9 * 5
+    for variant, attrs in cells:
+        assert "data-low=" in attrs and "data-high=" in attrs, variant
+        assert ("data-ratio-low=" in attrs) == (variant != "stock"), variant
+    assert "no fit" not in dom
+    assert body.get("data-images-broken") == "0", body
+    assert int(body.get("data-images-loaded")) == \
+        len(re.findall(r"<img ", dom)) == 5
+    assert int(body["data-summary-bottom"]) <= FIRST_SCREEN[1], body
+
+
+def test_narrow_window_pushes_the_summary_below(kernels_report, tmp_path):
+    _, body = _first_screen(kernels_report, tmp_path, 800)
+    assert int(body["data-summary-bottom"]) > FIRST_SCREEN[1], body

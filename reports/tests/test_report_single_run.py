@@ -29,7 +29,7 @@ def test_launcher_run_layout(fixture_copy):
     assert not (report / "capacity.png").exists()
     assert not (report / "procdevices.png").exists()
     assert html.count("No plot: this run has no data for it.") == 3
-    assert (report / "boot_model.png").is_file()
+    assert (report / "boot_dots.png").is_file()
     assert "(no data for: capacity, major_cost, procdevices)" in out.stdout
     assert "Run</dt><dd>smoke-fixture (run, complete)" in html
 

@@ -1,5 +1,6 @@
 """Nightly: compare a sweep against the baselines, write the verdict
-(results/<run>/nightly.json and nightly.xml) and print it.
+(results/<run>/nightly.json and nightly.xml), add the night to the
+history beside it (results/nightly-history.jsonl) and print it.
 
 The verdict is PASS only when every planned run ended ok (runcheck.py),
 every count is right in every repeat, and every gating time and goal is
@@ -11,13 +12,15 @@ the repeats the nightly added (power.py).
 import os
 
 from blkscale.figures import bootcurve, clockfloor, loadband, metrics
+from blkscale.results import history
 from blkscale.results.atomic import write_json_atomic
+from blkscale.results.read import NIGHTLY
 
 from .. import repeats
 from . import baseline, ceilings, compare, everydisk, junit, runcheck
 
 XML_NAME = "nightly.xml"
-JSON_NAME = "nightly.json"
+JSON_NAME = NIGHTLY
 PASS, REGRESSION, INCONCLUSIVE = "PASS", "REGRESSION", "INCONCLUSIVE"
 
 
@@ -93,7 +96,7 @@ def evaluate(run_dir, baselines_dir, overrides=None):
     tree = junit.document(manifest.get("run"), checks,
                           manifest.get("finished"), props)
     junit.write(os.path.join(run_dir, XML_NAME), tree)
-    write_json_atomic(os.path.join(run_dir, JSON_NAME), {
+    doc = {
         "schema": {"name": "blkscale-nightly", "version": 2},
         "run": manifest.get("run"), "verdict": result,
         "baselines": {v: (d or {}).get("source") for v, d in bases.items()},
@@ -104,7 +107,13 @@ def evaluate(run_dir, baselines_dir, overrides=None):
         # unloaded; they are named so that a reader can doubt them.
         "load_unrecorded_runs": sorted(list(k) for k in loads.unrecorded),
         "checks": [c.__dict__ for c in checks],
-    })
+    }
+    write_json_atomic(os.path.join(run_dir, JSON_NAME), doc)
+    # The nights side by side: this night's figures and verdicts join the
+    # history beside the nights' directories (blkscale report --history).
+    history.record(os.path.join(os.path.dirname(os.path.abspath(run_dir)),
+                                history.FILENAME),
+                   history.night_lines(manifest, doc))
     return result, failed, checks
 
 

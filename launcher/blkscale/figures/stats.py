@@ -142,39 +142,51 @@ class Summary:
                 "values": {str(k): r(v) for k, v in
                            sorted(self.values.items())}}
 
-    def spread_text(self, fmt):
+    def spread_text(self, fmt, coverage=True):
         """[min-max 75%] for three repeats, [low-high 95%] (the interval
         of the median) from five: the bounds with their coverage; "" for
-        one repeat or repeats that agree.  `fmt` formats one number."""
+        one repeat or repeats that agree.  `fmt` formats one number;
+        coverage=False leaves the coverage to a table's caption."""
         if self.n < 2 or self.min == self.max:
             return ""
         low, high = self.bounds
-        return f"[{fmt(low)}-{fmt(high)} {self.coverage_text()}]"
+        level = f" {self.coverage_text()}" if coverage else ""
+        return f"[{fmt(low)}-{fmt(high)}{level}]"
 
-    def text(self, fmt):
+    def text(self, fmt, coverage=True):
         """The median, then its spread_text."""
         if not self.values:
             return "-"
-        spread = self.spread_text(fmt)
+        spread = self.spread_text(fmt, coverage)
         return fmt(self.median) + (f" {spread}" if spread else "")
 
 
-def ratio_text(summary, fmt=lambda x: f"{x:.2f}"):
+def cannot_tell(summary):
+    """Whether a ratio's bounds hold 1: its repeats cannot say which
+    variant is the larger."""
+    if summary is None or summary.n < 2:
+        return False
+    low, high = summary.bounds
+    return low != high and low <= 1.0 <= high
+
+
+def ratio_text(summary, fmt=lambda x: f"{x:.2f}", coverage=True):
     """A ratio of two variants as people should read it: "1.12x
     [1.05-1.20, 75%]", or "cannot tell (0.93-1.20x, 75%)" when its
     bounds hold 1 (the repeats cannot say which variant is faster);
-    "1.12x (one repeat)" without a spread; "-" without a value."""
+    "1.12x (one repeat)" without a spread; "-" without a value.
+    coverage=False leaves the coverage to a table's caption."""
     if summary is None or not summary.n:
         return "-"
     if summary.n < 2:
         return f"{fmt(summary.median)}x (one repeat)"
     low, high = summary.bounds
-    level = summary.coverage_text()
+    level = f", {summary.coverage_text()}" if coverage else ""
     if low == high:
         return f"{fmt(summary.median)}x"
-    if low <= 1.0 <= high:
-        return f"cannot tell ({fmt(low)}-{fmt(high)}x, {level})"
-    return f"{fmt(summary.median)}x [{fmt(low)}-{fmt(high)}, {level}]"
+    if cannot_tell(summary):
+        return f"cannot tell ({fmt(low)}-{fmt(high)}x{level})"
+    return f"{fmt(summary.median)}x [{fmt(low)}-{fmt(high)}{level}]"
 
 
 def summarise(values):

@@ -49,6 +49,24 @@ def read_summary(run_dir):
                                                   SUMMARY_SCHEMA["name"])
 
 
+# The nightly's verdict on a sweep, beside its manifest (bench's judging).
+NIGHTLY = "nightly.json"
+NIGHTLY_SCHEMA = "blkscale-nightly"
+
+
+def read_nightly(run_dir):
+    """A judged night's nightly.json, or None if run_dir has none; its
+    checks must be a list."""
+    path = os.path.join(run_dir, NIGHTLY)
+    doc = read_json(path, "nightly verdict")
+    if doc is None:
+        return None
+    _check_schema(path, doc, NIGHTLY_SCHEMA)
+    if not isinstance(doc.get("checks"), list):
+        raise InputError(path, "checks", "missing or not a list")
+    return doc
+
+
 def read_results(run_dir, rel, where, field):
     """results.json at run_dir/rel, which `where` lists under `field`."""
     path = os.path.join(run_dir, rel)
