@@ -33,6 +33,7 @@ from scipy import stats
 from blkscale import commands, paths
 from blkscale.errors import UsageError
 from blkscale.libvirt import daemon, domain, domain_xml, livedisks
+from blkscale.machine.disks import image_files
 from blkscale.machine.files import RunFiles
 
 WINDOW = 250
@@ -71,7 +72,7 @@ def measure(planned, late, perf_dir=None):
         files = RunFiles.under(paths.kernel_dir("stock") / "bzImage", tmp)
         for path in (files.console, files.results):
             open(path, "w").close()
-        for path, size in domain_xml.disks.image_files(planned, files):
+        for path, size in image_files(planned, files):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "wb") as f:
                 f.truncate(size)
@@ -100,6 +101,9 @@ def measure(planned, late, perf_dir=None):
                 now = time.monotonic()
                 times.append((n, now - last[0]))
                 last[0] = now
+                if n % WINDOW == 0:
+                    print(f"  attached {n}/{disks.disks} in "
+                          f"{now - t0:.1f} s", file=sys.stderr, flush=True)
             load0 = os.getloadavg()[0]
             t0 = time.monotonic()
             livedisks.attach(libvirt, libvirt_qemu.qemuMonitorCommand, dom,

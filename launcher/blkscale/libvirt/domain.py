@@ -175,7 +175,9 @@ class Domain:
         libvirt's and QEMU's start together, the number to compare with
         the QEMU backend's start (spawn to QMP greeting).  Sending a
         staged run's files comes before and is not part of it
-        (staging_s).  It runs in a
+        (staging_s).  A domain with late disks (livedisks.py) is created
+        paused, they are attached, then it runs: their time is part of
+        the start, as the QEMU backend's QMP disks are.  It runs in a
         thread so that tick() (about twice a second) keeps the progress
         line alive and SIGINT is not held up; timeout is accepted for the
         Machine interface, libvirt bounds its own waits.
