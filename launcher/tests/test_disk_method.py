@@ -320,11 +320,16 @@ def test_libvirt_runs_every_shipped_topology_whatever_the_environment(
 def test_no_shipped_topology_sits_within_the_margin_by_its_pci_devices():
     """What cannot be attached live (PCI devices) leaves room: the
     estimate with every SCSI disk late stays a margin below libvirt's
-    ARG_MAX."""
-    from blkscale.libvirt import domain_xml
+    ARG_MAX, and the XML of the planned split a margin below what
+    libvirt's RPC carries."""
+    from blkscale.libvirt import domain, domain_xml
     from blkscale.machine.files import sample_files
     from launchertest import TOPOLOGIES, shipped_topologies
     for topo in shipped_topologies():
         planned = commands.prepare(TOPOLOGIES / f"{topo}.toml")
         bare, _, _ = domain_xml.estimate(planned, sample_files())
         assert bare <= livedisks.LIBVIRT_ARG_MAX - livedisks.MARGIN, topo
+        late = domain.planned_late(planned)["late"]
+        xml, _ = domain_xml.split_xml(planned, sample_files(), "patched",
+                                      late=late)
+        assert len(xml.encode()) <= livedisks.XML_MAX, topo

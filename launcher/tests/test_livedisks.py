@@ -51,6 +51,13 @@ def test_nothing_fits_when_the_bare_command_line_does_not():
     assert n is None and size == 500_000
 
 
+def test_an_xml_past_what_libvirt_s_rpc_carries_moves_disks_too():
+    budget = livedisks.BUDGET
+    assert livedisks.limited_size(1000, livedisks.XML_MAX) == budget
+    assert livedisks.limited_size(1000, livedisks.XML_MAX + 1) > budget
+    assert livedisks.limited_size(budget + 5, 10) == budget + 5
+
+
 class FakeLibvirt:
     VIR_DOMAIN_AFFECT_LIVE = 1
 

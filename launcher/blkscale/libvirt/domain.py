@@ -527,7 +527,8 @@ _BARE_NOTE = (" without a single SCSI disk (PCI devices cannot be attached "
 
 def fit_command_line(make, planned, uri, files):
     """(domain XML, Late) whose QEMU command line, as libvirt spells it,
-    fits livedisks.BUDGET: the last SCSI disks attached live.
+    fits livedisks.BUDGET, and whose XML libvirt's RPC carries: the last
+    SCSI disks attached live.
 
     libvirt spells each of its own disks as two JSON -blockdev and a JSON
     -device, about 600 bytes against our 200, and its answer to an
@@ -540,9 +541,12 @@ def fit_command_line(make, planned, uri, files):
     made = {}
 
     def size_of(n):
-        made[n] = make(n)
-        return livedisks.command_line_bytes(
-            conn.domainXMLToNative("qemu-argv", made[n][0]))
+        made[n] = xml, _ = make(n)
+        if len(xml.encode()) > livedisks.XML_MAX + livedisks.MARGIN:
+            # Past what libvirt's RPC carries: no need to ask.
+            return livedisks.limited_size(0, len(xml.encode()))
+        return livedisks.limited_size(livedisks.command_line_bytes(
+            conn.domainXMLToNative("qemu-argv", xml)), len(xml.encode()))
 
     conn = libvirt.open(uri)
     try:

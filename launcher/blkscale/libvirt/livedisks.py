@@ -36,6 +36,10 @@ LIBVIRT_ARG_MAX = 2 * 1024 * 1024
 # run-time measurement removes) and what libvirt adds between releases.
 MARGIN = 256 * 1024
 BUDGET = LIBVIRT_ARG_MAX - MARGIN
+# libvirt's RPC carries a string of at most 4 MiB
+# (VIR_NET_MESSAGE_STRING_MAX): the domain XML itself must fit, or
+# createXML fails with "Unable to encode message payload".
+XML_MAX = 4 * 1024 * 1024 - MARGIN
 
 # libvirt 9.0's spelling, for estimates without a daemon (`plan`): what a
 # domain costs besides its <qemu:arg>s, a controller, and a native disk
@@ -88,6 +92,12 @@ class Late:
         # "--" may not stand inside a comment.
         return "\n".join(f"<!-- {line.replace('--', '- -')} -->"
                          for line in lines)
+
+
+def limited_size(argv_bytes, xml_bytes, budget=BUDGET):
+    """The command line's size against budget, or more when the XML
+    passes XML_MAX: either limit moves disks late."""
+    return max(argv_bytes, budget + xml_bytes - XML_MAX)
 
 
 def command_line_bytes(argv_text):
