@@ -53,11 +53,11 @@ def _perf_start(pid, data):
                             stderr=subprocess.DEVNULL)
 
 
-def _perf_report(data, comm, out):
+def _perf_report(data, out):
+    """Every thread of the process (libvirtd works in its rpc threads)."""
     text = subprocess.run(["perf", "report", "-i", data, "--no-children",
-                           "--comm", comm, "--sort", "symbol", "--stdio",
-                           "-g", "none"], capture_output=True,
-                          text=True).stdout
+                           "--sort", "comm,symbol", "--stdio", "-g", "none"],
+                          capture_output=True, text=True).stdout
     lines = [ln for ln in text.splitlines()
              if ln.strip() and not ln.startswith("#")]
     Path(out).write_text("\n".join(lines[:25]) + "\n")
@@ -117,8 +117,8 @@ def measure(planned, late, perf_dir=None):
                 dom.destroy()
             finally:
                 conn.close()
-        for _, data, comm in perf:
-            _perf_report(data, comm, data[:-len(".data")] + ".txt")
+        for _, data, _ in perf:
+            _perf_report(data, data[:-len(".data")] + ".txt")
     return {"topology": planned.topo.name, "late": disks.disks,
             "native": disks.native, "monitor": disks.monitor,
             "total_s": round(total, 3), "times": times,

@@ -34,8 +34,11 @@ COMMANDS = {
                 "their release and whether they are built (make kernel "
                 "VARIANTS='...' builds them).",
     "xml": "Print the libvirt domain XML that `run --backend libvirt` "
-           "would start for a topology (one variant). Paths of the run's "
-           "temporary directory show as /@RUNDIR@.",
+           "would start for a topology (one variant), and after it, as XML "
+           "comments, the SCSI disks it would attach live because they "
+           "pass libvirt's command line (by the estimate; the run asks "
+           "libvirt). Paths of the run's temporary directory show as "
+           "/@RUNDIR@.",
 }
 
 

@@ -1,4 +1,5 @@
-"""blkscale xml TOPO: print the libvirt domain XML of a topology."""
+"""blkscale xml TOPO: print the libvirt domain XML of a topology, and the
+SCSI disks a run would attach live after it starts (XML comments)."""
 
 from ..errors import UsageError
 from ..libvirt.backend import DRY_RUNDIR, LibvirtBackend

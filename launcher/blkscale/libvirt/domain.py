@@ -513,7 +513,10 @@ def planned_late(planned, files=None):
         cmdline.check_size(planned.topo, bare, livedisks.BUDGET,
                            via="through libvirt ", note=_BARE_NOTE)
     kept = len(costs) - late
-    return {"late": late, "native": sum(native[kept:]),
+    late_native = sum(native[kept:])
+    return {"late": late, "native": late_native,
+            "attach_s": round(livedisks.attach_seconds(
+                late_native, late - late_native)),
             "scsi_disks": len(costs),
             "argv_bytes": bare + sum(costs[:kept]),
             "budget": livedisks.BUDGET,

@@ -52,6 +52,22 @@ CONTROLLER_BYTES = 200
 NATIVE_DISK_BYTES = 640
 
 
+# What one disk attached live costs, medians measured with
+# blkscale_bench.attachcost on a 2-core host under load (1-min load 5.6 to
+# 7.3; bench/evidence/20261205-libvirt-attach/): a <disk> through
+# virDomainAttachDeviceFlags 272 ms (1500 slices beside 2500 on the command
+# line), a disk through QEMU's monitor 67 ms (2000 null disks beside
+# 2000).  libvirtd formats and saves the whole domain status on each, so
+# both grow with the domain; QEMU 7.2's own walks grow past 10,000 disks.
+ATTACH_NATIVE_S = 0.272
+ATTACH_MONITOR_S = 0.067
+
+
+def attach_seconds(native, monitor):
+    """The least time attaching that many disks takes, by the medians."""
+    return native * ATTACH_NATIVE_S + monitor * ATTACH_MONITOR_S
+
+
 @dataclass
 class Late:
     """The disks of a domain that are attached after it starts."""
