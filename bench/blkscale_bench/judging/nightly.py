@@ -48,7 +48,6 @@ def goal_checks(manifest, docs, loads):
             f"{v.goal['max']:g}: {v.verdict}",
             v.spread.to_json() if v.spread else None,
             repeats=v.spread.n if v.spread else 0, kind=metrics.TIME,
-            detectable=v.detectable,
             undecided=v.verdict == bootcurve.INCONCLUSIVE))
     return out
 
@@ -63,12 +62,12 @@ def evaluate(run_dir, baselines_dir, overrides=None):
     loads = loads_of(manifest)
     bases = {v: baseline.load(baselines_dir, v)
              for v in sweep.get("variants") or []}
-    checks = runcheck.checks(manifest, run_dir, broken)
+    checks = runcheck.checks(manifest, run_dir, broken, docs)
     checks += compare.compare(manifest, figures, bases,
                               metrics.thresholds(ref, overrides), docs,
                               loads)
     checks += ceilings.checks(figures, docs, ref, loads)
-    checks += ceilings.absolute(sweep.get("ceilings"), figures, loads)
+    checks += ceilings.absolute(sweep.get("ceilings"), figures, loads, docs)
     checks += everydisk.checks(docs)
     checks += goal_checks(manifest, docs, loads)
     clockfloor.annotate(checks, clockfloor.sweep_floors(docs))
@@ -109,20 +108,24 @@ def evaluate(run_dir, baselines_dir, overrides=None):
 
 
 def timing_lines(checks):
-    """For each judged time (a gating ratio, ceiling or goal with
-    repeats): its verdict, its repeats and the smallest slowdown it
-    could have detected."""
-    rows = [c for c in checks if c.kind == metrics.TIME and
-            (c.limit or {}).get("gate", True)]
+    """For each judged time or per-call cost (a gating ratio, ceiling
+    or goal with repeats): its verdict, its repeats, and the true values
+    at which those repeats would fail and pass."""
+    rows = [c for c in checks if c.kind in (metrics.TIME, metrics.CALL)
+            and (c.limit or {}).get("gate", True)]
     if not rows:
         return []
-    out = ["judged times: verdict, repeats, smallest slowdown the repeats "
-           "could have detected"]
+    out = ["judged times: verdict, repeats, the true value at which these "
+           "repeats fail and at which they pass"]
     for c in rows:
-        detect = f"{c.detectable:.2f}x" if c.detectable else "-"
+        power = compare.power_text(c) or "no spread"
+        need = ""
+        if c.status == compare.INCONCLUSIVE:
+            need = "; no number of repeats decides it" if c.needed is None \
+                else f"; {c.needed} repeats would decide it"
         out.append(f"  {c.status.upper():<12} {c.topology} {c.variant} "
                    f"{c.metric} ({compare.limit_text(c.limit)}): "
-                   f"{c.repeats} repeats, could detect {detect}")
+                   f"{c.repeats} repeats, {power}{need}")
     return out
 
 
