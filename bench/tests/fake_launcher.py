@@ -91,6 +91,8 @@ def results(topology, variant, disks, factor):
         "verdict": "ok",
         "warnings": [],
         "census": {"disks_expected": disks, "disks_found": disks,
+                   "ok": True, "read_failed": 0, "consistency_errors": 0,
+                   "devt_unique": True, "devt_duplicates": 0,
                    "identity": {"expected": disks, "checked": disks,
                                 "ok": disks, "mismatched": 0, "missing": 0,
                                 "duplicated": 0, "unexpected": 0,
@@ -233,6 +235,7 @@ def run(argv):
         factor *= factors[(repeat - 1) % len(factors)]
     disks = disks_of(topo_path)
     doc = results(topology, variant, disks, factor)
+    doc["run"]["id"] = arg(argv, "--run-id")
     doc["host"]["qemu"] = qemu_of(argv)
     for key, value in comments(topo_path).items():
         if key.startswith("boot."):
@@ -256,6 +259,7 @@ def run(argv):
     if mode == "fail" and targeted:
         doc["steps"][0]["verdict"] = "failed"
         status, kind, message = 1, "step-failed", "failed steps: census"
+    doc["outcome"] = {"status": status, "kind": kind, "message": message}
     os.makedirs(os.path.join(run_dir, variant))
     with open(os.path.join(run_dir, variant, "results.json"), "w") as f:
         json.dump(doc, f)

@@ -58,9 +58,10 @@ def main(args):
     def evaluate():
         return nightly.evaluate(run_dir, args.baselines, spec.thresholds)
 
-    def extend(names, repeat):
-        topos = [t for t in spec.topologies if t.name in names]
-        return sweep.extend(spec, run_dir, topos, repeat)[0]
+    def extend(rounds):
+        return sweep.extend(spec, run_dir, [
+            (repeat, [t for t in spec.topologies if t.name in names])
+            for repeat, names in rounds])[0]
 
     if decide:
         (result, failed, checks), added, more = power.settle(
