@@ -138,6 +138,8 @@ def checks(figures, docs, reference, loads=None):
         for variant, values in by_variant.items():
             if variant == reference:
                 continue
+            paired = set(per_topo.get(variant) or {}) & \
+                set(per_topo.get(reference) or {})
             for metric, (kind, limit) in CEILINGS.items():
                 name = metrics.cross_name(metric, reference)
                 spread = values.get(name)
@@ -150,7 +152,7 @@ def checks(figures, docs, reference, loads=None):
                                              variant, reference) \
                     if fk == metrics.TIME else None
                 out.append(_check(topo, variant, name, spread, kind, limit,
-                                  fk, band))
+                                  fk, band, repeats=paired))
             kind, limit = PROCDEV_PER_COUNT
             for r, spread in procdev_ratios(per_topo, variant,
                                             reference).items():
