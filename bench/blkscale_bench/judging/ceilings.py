@@ -70,8 +70,8 @@ def procdev_ratios(docs, variant, reference):
 
 
 def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
-           band=None, what="ceiling", repeats=None):
-    limit_doc = {f"{kind}_ceiling": limit, "gate": True}
+           band=None, what="ceiling", repeats=None, gate=True):
+    limit_doc = {f"{kind}_ceiling": limit, "gate": gate}
     if spread is None or not spread.n:
         return compare.Check(topo, variant, name, compare.MISSING,
                              None, None, limit_doc,
@@ -108,11 +108,11 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
         status, msg = compare.PASS, f"{name}: {text}, {sign} {limit:g}; " \
             + power
     elif decision.said == onesided.FAIL:
-        status, msg = compare.REGRESSION, \
-            f"{name}: {text}, beyond the {what} {sign} {limit:g}; {power}"
+        status = compare.REGRESSION if gate else compare.WARN
+        msg = f"{name}: {text}, beyond the {what} {sign} {limit:g}; {power}"
     else:
         status = compare.INCONCLUSIVE
-        common["undecided"] = decision.by_spread
+        common["undecided"] = gate and decision.by_spread
         if decision.by_spread or decision.n < 2:
             why = compare.bound_text(decision, limit)
         else:
@@ -123,12 +123,13 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
                          limit_doc, msg, spread.to_json(), **common)
 
 
-def checks(figures, docs, reference, loads=None):
+def checks(figures, docs, reference, loads=None, gate_times=None):
     """Ceiling checks of every variant but the reference.
 
     figures: {topology: {variant: {metric: Summary}}} (repeats.figures);
     docs: {(topology, variant): {repeat: results doc}}; loads:
-    loadband.Loads of the sweep."""
+    loadband.Loads of the sweep; gate_times: the topologies whose boot
+    times gate (None: all), the others' ceilings on them only warn."""
     loads = loads or loadband.Loads(None)
     out = []
     for topo, by_variant in figures.items():
@@ -151,8 +152,10 @@ def checks(figures, docs, reference, loads=None):
                 band = loadband.ratio_shifts(spread.values, loads, topo,
                                              variant, reference) \
                     if fk == metrics.TIME else None
+                gate = fk != metrics.TIME or \
+                    compare.times_gate(topo, gate_times)
                 out.append(_check(topo, variant, name, spread, kind, limit,
-                                  fk, band, repeats=paired))
+                                  fk, band, repeats=paired, gate=gate))
             kind, limit = PROCDEV_PER_COUNT
             for r, spread in procdev_ratios(per_topo, variant,
                                             reference).items():

@@ -222,14 +222,21 @@ def bound_text(decision, limit, fmt=_fmt):
             f"straddle {fmt(limit)}: inconclusive")
 
 
+def times_gate(topology, gate_times):
+    """Whether a topology's boot times gate: gate_times, the sweep's
+    `gate_times` (None: every topology's do)."""
+    return gate_times is None or topology in gate_times
+
+
 def compare(manifest, figures, baselines, thresholds, docs=None,
-            loads=None):
+            loads=None, gate_times=None):
     """Checks of every (topology, variant) the sweep planned that brought
     figures (runcheck.py judges the runs themselves).
 
     baselines: {variant: baseline document or None}; docs: {(topology,
     variant): {repeat: results doc}} (which repeats brought results);
-    loads: loadband.Loads of the sweep.
+    loads: loadband.Loads of the sweep; gate_times: the topologies whose
+    boot times gate (None: all), the others' are advisory.
     """
     sweep = manifest.get("sweep") or {}
     ref = sweep.get("reference", "stock")
@@ -260,13 +267,16 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
                 checks.append(_judge_metric(
                     topo, variant, metric, base, current, thresholds,
                     paired if metric.endswith(f"_vs_{ref}") else repeats,
-                    loads, ref))
+                    loads, ref, times_gate(topo, gate_times)))
     return [c for c in checks if c is not None]
 
 
 def _judge_metric(topo, variant, metric, base, current, thresholds,
-                  repeats, loads, ref):
+                  repeats, loads, ref, gate_times=True):
     limit = thresholds.get(metric)
+    if limit is not None and not gate_times and \
+            metrics.kind_of(metric, ref) == metrics.TIME:
+        limit = dict(limit, gate=False)
     if metric not in base:
         spread = spread_of(current.get(metric))
         if spread is None:

@@ -52,9 +52,10 @@ def goal_checks(manifest, docs, loads):
     return out
 
 
-def evaluate(run_dir, baselines_dir, overrides=None):
+def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None):
     """(verdict, failed checks, all checks) of a sweep directory; writes
-    nightly.xml and nightly.json into it."""
+    nightly.xml and nightly.json into it.  gate_times: the topologies
+    whose boot times gate (None: all)."""
     manifest, docs, broken = repeats.load_all(run_dir)
     figures = repeats.figures(manifest, docs)
     sweep = manifest.get("sweep") or {}
@@ -65,8 +66,8 @@ def evaluate(run_dir, baselines_dir, overrides=None):
     checks = runcheck.checks(manifest, run_dir, broken, docs)
     checks += compare.compare(manifest, figures, bases,
                               metrics.thresholds(ref, overrides), docs,
-                              loads)
-    checks += ceilings.checks(figures, docs, ref, loads)
+                              loads, gate_times)
+    checks += ceilings.checks(figures, docs, ref, loads, gate_times)
     checks += ceilings.absolute(sweep.get("ceilings"), figures, loads, docs)
     checks += everydisk.checks(docs)
     checks += goal_checks(manifest, docs, loads)

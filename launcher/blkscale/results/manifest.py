@@ -38,6 +38,7 @@ class Manifest:
                 "repeat": sweep.repeat,
                 "max_repeat": sweep.max_repeat,
                 "max_host_load": sweep.max_host_load,
+                "gate_times": sweep.gate_times,
                 "ceilings": sweep.ceilings,
                 "series": sweep.series,
                 "goals": sweep.goals,
