@@ -19,6 +19,9 @@
                                # times gate (default all); the others'
                                # are advisory: the host cannot resolve
                                # them, their runs prove counts
+    baselines = {canary = "patched"}  # nightly: judge a variant against
+                               # another variant's baseline (default its
+                               # own bench/baselines/<variant>.json)
     [[ceilings]]               # nightly: absolute limits of a figure
     topology = "oracle-4000"   # (variant = "patched" for one variant)
     metric = "census_complete_s"
@@ -51,7 +54,7 @@ TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
               "repeat", "thresholds", "series", "goals", "hosts",
               "max_repeat", "max_host_load", "ceilings", "qemu",
-              "gate_times")
+              "gate_times", "baselines")
 CEILING_KEYS = ("topology", "variant", "metric", "max", "min", "why")
 DEFAULT_MAX_REPEAT = 9
 DEFAULT_MAX_HOST_LOAD = hostload.MAX_HOST_LOAD
@@ -88,6 +91,7 @@ class Sweep:
     qemu_where: str = None  # where the binary was chosen, for errors
     qemu_field: str = "qemu"
     gate_times: list = None     # topologies whose times gate; None: all
+    baselines: dict = field(default_factory=dict)   # variant -> baseline's
 
 
 def display(path):
@@ -207,6 +211,22 @@ def _gate_times(value, where, topologies):
     return list(value)
 
 
+def _baselines(value, where, variants):
+    """{variant: the variant whose baseline judges it}: keys among the
+    sweep's variants, values variant names."""
+    if not isinstance(value, dict):
+        raise BenchError(where, "baselines", "must be a table of variant "
+                         "= \"baseline variant\"")
+    for name, of in value.items():
+        if name not in variants:
+            raise BenchError(where, f"baselines.{name}", "not one of the "
+                             "sweep's variants")
+        if not isinstance(of, str) or not VARIANT.fullmatch(of):
+            raise BenchError(where, f"baselines.{name}",
+                             "must be a variant name")
+    return dict(value)
+
+
 def _positive(value, where, fieldname):
     if isinstance(value, bool) or not isinstance(value, (int, float)) \
             or value <= 0:
@@ -323,6 +343,8 @@ def load(path, known_metrics=None):
     if "gate_times" in doc:
         sweep.gate_times = _gate_times(doc["gate_times"], where,
                                        [t.name for t in sweep.topologies])
+    if "baselines" in doc:
+        sweep.baselines = _baselines(doc["baselines"], where, sweep.variants)
     if "qemu" in doc:
         sweep.qemu = check_qemu(doc["qemu"], where, "qemu")
         sweep.qemu_where = where

@@ -74,7 +74,7 @@ def main(args):
 
     def evaluate():
         return nightly.evaluate(run_dir, args.baselines, spec.thresholds,
-                                spec.gate_times)
+                                spec.gate_times, spec.baselines)
 
     def extend(rounds):
         return sweep.extend(spec, run_dir, [

@@ -52,16 +52,19 @@ def goal_checks(manifest, docs, loads):
     return out
 
 
-def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None):
+def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None,
+             baselines_of=None):
     """(verdict, failed checks, all checks) of a sweep directory; writes
     nightly.xml and nightly.json into it.  gate_times: the topologies
-    whose boot times gate (None: all)."""
+    whose boot times gate (None: all); baselines_of: {variant: the
+    variant whose baseline judges it} (the sweep's `baselines`)."""
     manifest, docs, broken = repeats.load_all(run_dir)
     figures = repeats.figures(manifest, docs)
     sweep = manifest.get("sweep") or {}
     ref = sweep.get("reference", "stock")
     loads = loads_of(manifest)
-    bases = {v: baseline.load(baselines_dir, v)
+    of = baselines_of or {}
+    bases = {v: baseline.load(baselines_dir, of.get(v, v))
              for v in sweep.get("variants") or []}
     checks = runcheck.checks(manifest, run_dir, broken, docs)
     checks += compare.compare(manifest, figures, bases,

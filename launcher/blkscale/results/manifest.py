@@ -39,6 +39,7 @@ class Manifest:
                 "max_repeat": sweep.max_repeat,
                 "max_host_load": sweep.max_host_load,
                 "gate_times": sweep.gate_times,
+                "baselines": sweep.baselines,
                 "ceilings": sweep.ceilings,
                 "series": sweep.series,
                 "goals": sweep.goals,
