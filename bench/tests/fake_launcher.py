@@ -7,6 +7,9 @@ booting anything.
 FAKE_MODE       ok (default) | sleep (wait for a signal) | usage (exit 2)
                 | fail (a guest step fails) | panic (a kernel panic: exit
                 5, a console log, no results.json)
+FAKE_MODE_OTHER the mode of the variants other than FAKE_VARIANT
+                (default FAKE_MODE's; the panic mode only ever hits
+                FAKE_VARIANT)
 FAKE_ONLY_REPEAT  FAKE_MODE, FAKE_DROP, FAKE_BAD_DISK and FAKE_SHORT
                 apply to this repeat only (default: every repeat)
 FAKE_SHORT      disks the census comes up short by (in FAKE_VARIANT's runs)
@@ -186,6 +189,8 @@ def run(argv):
     variant = arg(argv, "--variant")
     run_dir = os.path.join(arg(argv, "--results-dir"), arg(argv, "--run-id"))
     mode = os.environ.get("FAKE_MODE", "ok")
+    if os.environ.get("FAKE_VARIANT", variant) != variant:
+        mode = os.environ.get("FAKE_MODE_OTHER", mode)
     only = os.environ.get("FAKE_ONLY_REPEAT")
     this_repeat = only is None or \
         arg(argv, "--run-id").rsplit(".", 1)[1] == only

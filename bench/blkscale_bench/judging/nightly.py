@@ -80,8 +80,9 @@ def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None,
         checks.append(compare.Check(
             "sweep", "all", "deciding", compare.WARN, limit={},
             message=f"adding repeats stopped at repeat {stopped['repeat']} "
-                    f"({stopped.get('reason')}): that round is left out "
-                    "whole, what it would have decided is undecided"))
+                    f"({stopped.get('reason')}): the runs the signal "
+                    "stopped are left out, those that ended count; what "
+                    "the rest would have decided is undecided"))
     if manifest.get("status") != "complete":
         checks.append(compare.Check(
             "sweep", "all", "complete", compare.RUN_FAILED,
@@ -97,7 +98,7 @@ def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None,
                           manifest.get("finished"), props)
     junit.write(os.path.join(run_dir, XML_NAME), tree)
     write_json_atomic(os.path.join(run_dir, JSON_NAME), {
-        "schema": {"name": "blkscale-nightly", "version": 2},
+        "schema": {"name": "blkscale-nightly", "version": 3},
         "run": manifest.get("run"), "verdict": result,
         "baselines": {v: (d or {}).get("source") for v, d in bases.items()},
         "repeats": {t: runcheck.planned_repeats(manifest, t)
