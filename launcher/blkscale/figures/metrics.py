@@ -122,7 +122,8 @@ TIME_WARN = 1.5
 # rather than the noise of three repeats.
 CROSS_TIME = 1.3
 # In-guest per-call costs relative to the reference: their paired
-# ratios spread about 2-7% on the shared host (20261204-nightly-judged).
+# ratios spread 1-7% on the shared host (20261204-nightly-judged, one
+# /proc/devices outlier aside).
 CROSS_CALL = 1.1
 # Memory against its baseline, repeat by repeat.
 MEMORY_RATIO = 1.1
