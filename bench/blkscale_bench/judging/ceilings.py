@@ -116,8 +116,7 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
         if decision.by_spread or decision.n < 2:
             why = compare.bound_text(decision, limit)
         else:
-            why = "within what the host's load could explain, or at the " \
-                "limit; rerun on an idle host"
+            why = compare.hopeless_text(decision)
         msg = f"{name}: {text} vs {what} {limit:g}: {why}; {power}"
     return compare.Check(topo, variant, name, status, None, spread.median,
                          limit_doc, msg, spread.to_json(), **common)

@@ -195,9 +195,7 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
         if decision.by_spread or decision.n < 2:
             why = bound_text(decision, bound) + f"; {power}"
         else:
-            why = (f"limit {_fmt(bound)}: {power}; within what the host's "
-                   "load could explain, or at the limit: rerun on an idle "
-                   "host")
+            why = f"limit {_fmt(bound)}: {power}; {hopeless_text(decision)}"
         return Check(topo, variant, metric, INCONCLUSIVE, base, cur, limit,
                      f"{metric}: {_fmt(cur)} vs {_fmt(base)} x {ratio:g}: "
                      + why, undecided=gating and decision.by_spread,
@@ -210,6 +208,14 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
     return Check(topo, variant, metric, PASS, base, cur, limit,
                  f"{metric}: {_fmt(cur)} vs {_fmt(base)}{rel}, "
                  f"{key} {ratio:g}{tail}; {power}", **common)
+
+
+def hopeless_text(decision):
+    """Why no number of repeats decides a figure."""
+    if decision.load > 1.0 + 1e-9:
+        return "within what the host's load could explain, or too near " \
+            "the limit: rerun on an idle host"
+    return "its mean is too near the limit for its spread"
 
 
 def bound_text(decision, limit, fmt=_fmt):

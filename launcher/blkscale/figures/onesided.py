@@ -101,12 +101,18 @@ def detectable(values, limit, kind="max", down=None, up=None):
     n = len(logs)
     if n < 2:
         return None, None
-    sd = statistics.stdev(logs.values())
-    load = _mean_shift(logs, down, up)
-    w = half_width(n, sd) + load
-    if kind == "max":
-        return limit * math.exp(w), limit * math.exp(-w)
-    return limit * math.exp(-w), limit * math.exp(w)
+    w = half_width(n, statistics.stdev(logs.values()))
+    # Above the limit a repeat may be load's doing (down), below it the
+    # load may hide a slower figure (up).
+    above = limit * math.exp(w + _mean(logs, down))
+    below = limit * math.exp(-w - _mean(logs, up))
+    return (above, below) if kind == "max" else (below, above)
+
+
+def _mean(logs, shifts):
+    """The mean of shifts over the repeats of logs (0 for none)."""
+    return statistics.fmean((shifts or {}).get(k, 0.0) for k in logs) \
+        if logs else 0.0
 
 
 def _mean_shift(logs, down, up):
@@ -124,7 +130,8 @@ def needed(values, limit, kind="max", down=None, up=None, most=100):
         return None
     mean = statistics.fmean(logs.values())
     sd = statistics.stdev(logs.values())
-    distance = abs(mean - math.log(limit)) - _mean_shift(logs, down, up)
+    toward = down if mean > math.log(limit) else up
+    distance = abs(mean - math.log(limit)) - _mean(logs, toward)
     if distance <= 0:
         return None
     for n in range(2, most + 1):
