@@ -48,7 +48,9 @@ def goal_checks(manifest, docs, loads):
             f"{v.goal['max']:g}: {v.verdict}",
             v.spread.to_json() if v.spread else None,
             repeats=v.spread.n if v.spread else 0, kind=metrics.TIME,
-            undecided=v.verdict == bootcurve.INCONCLUSIVE))
+            undecided=v.verdict == bootcurve.INCONCLUSIVE,
+            # judged by order statistics: one more repeat at a time
+            needed=(v.spread.n if v.spread else 0) + 1))
     return out
 
 
