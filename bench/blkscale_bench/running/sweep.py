@@ -189,7 +189,6 @@ def extend(sweep, run_dir, rounds, stream=None):
     indices = manifest.add_rounds(
         [(r, [t.name for t in topos]) for r, topos in rounds],
         hostinfo.now_iso())
-    manifest.reopen()
     if sweep.accel == "auto" and doc.get("accelerator"):
         sweep.accel = doc["accelerator"]    # never mix TCG and KVM
     worst = EXIT_OK
@@ -197,6 +196,7 @@ def extend(sweep, run_dir, rounds, stream=None):
         plan = [p for p in order.plan(topologies, sweep.variants, repeat)
                 if p.repeat == repeat]
         before = len(manifest.doc["runs"])
+        manifest.reopen()
         manifest.round_status(index, "running")
         status, doc = _execute(sweep, run_dir, manifest, stream, None, plan)
         worst = max(worst, status)
