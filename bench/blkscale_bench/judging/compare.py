@@ -278,9 +278,9 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
 
 
 def _judge_metric(topo, variant, metric, base, current, thresholds,
-                  repeats, loads, ref, gate_times=True):
+                  repeats, loads, ref, times_gating=True):
     limit = thresholds.get(metric)
-    if limit is not None and not gate_times and \
+    if limit is not None and not times_gating and \
             metrics.kind_of(metric, ref) == metrics.TIME:
         limit = dict(limit, gate=False)
     if metric not in base:

@@ -98,19 +98,6 @@ def _factor(shares):
     return (1.0 - min(shares)) / (1.0 - max(shares)) if shares else 1.0
 
 
-def ratio_band(summary, loads, topo, variant, reference):
-    """(low, high, factor): the ratio's repeats moved down and up by what
-    the load of each pair could explain; factor is the largest move
-    (1.0: nothing loaded)."""
-    lows, highs, worst = {}, {}, 1.0
-    for k, r in summary.values.items():
-        f = _factor([loads.share(topo, variant, k),
-                     loads.share(topo, reference, k)])
-        worst = max(worst, f)
-        lows[k], highs[k] = r / f, r * f
-    return Summary.of(lows), Summary.of(highs), worst
-
-
 def absolute_band(summary, loads, topo, variant):
     """(low, high, factor) of an absolute time: load only adds time, so
     the low side is the repeats divided by what their load explains."""

@@ -65,17 +65,3 @@ def detectable(summary, factor=1.0):
     if summary is None or summary.n < 2 or not summary.median:
         return None
     return (1.0 + summary.half_width / abs(summary.median)) * factor
-
-
-def straddle_text(summary, limit, fmt=lambda x: f"{x:.4g}"):
-    """Why a verdict is inconclusive, for warnings: the bounds around
-    the limit and what to do."""
-    if summary.n < 2:
-        return (f"one repeat ({fmt(summary.median)}) has no spread: "
-                "inconclusive, run more repeats (--repeat N)")
-    low, high = summary.bounds
-    what = f"{summary.coverage_text()} interval of the median" \
-        if summary.interval else \
-        f"range of {summary.n} repeats ({summary.coverage_text()})"
-    return (f"{what} {fmt(low)}..{fmt(high)} straddles {fmt(limit)}: "
-            "inconclusive, run more repeats (--repeat N)")
