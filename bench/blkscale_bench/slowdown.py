@@ -2,13 +2,14 @@
 nightly's judging says of a known slowdown, with the run's real noise.
 
     python3 -m blkscale_bench.slowdown RUN_DIR OUT_DIR --factor 1.35 \\
-        [--variant patched] [--idle]
+        [--variant patched] [--boot-only] [--idle]
     ./blkscale nightly --compare OUT_DIR
 
 Every time of every repeat of the variant is multiplied (boot, register
-and lookup costs, /proc/devices reads); counts and memory are left
-intact.  --idle sets every run's recorded host load to none, as if the
-host had been idle.  Nothing judged is written into the copy.
+and lookup costs, /proc/devices reads; --boot-only: the boot's alone);
+counts and memory are left intact.  --idle sets every run's recorded
+host load to none, as if the host had been idle.  Nothing judged is
+written into the copy.
 """
 
 import argparse
@@ -22,11 +23,14 @@ from blkscale.results.manifest import FILENAME
 JUDGED = ("nightly.json", "nightly.xml")
 
 
-def slower(doc, factor):
-    """Every time figure of a results document `factor` times longer."""
+def slower(doc, factor, boot_only=False):
+    """Every time figure of a results document `factor` times longer
+    (boot_only: the boot's)."""
     for key, value in list((doc.get("boot") or {}).items()):
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             doc["boot"][key] = value * factor
+    if boot_only:
+        return doc
     block = (doc.get("majors") or {}).get("block") or {}
     for curve in ("register", "lookup"):
         for point in block.get(curve) or []:
@@ -37,7 +41,7 @@ def slower(doc, factor):
     return doc
 
 
-def copy(run_dir, out_dir, variant, factor, idle=False):
+def copy(run_dir, out_dir, variant, factor, idle=False, boot_only=False):
     """The copy, its manifest's runs of `variant` slowed by `factor`."""
     shutil.copytree(run_dir, out_dir)
     for name in JUDGED:
@@ -56,7 +60,7 @@ def copy(run_dir, out_dir, variant, factor, idle=False):
             continue
         results = os.path.join(out_dir, entry["results"])
         with open(results) as f:
-            doc = slower(json.load(f), factor)
+            doc = slower(json.load(f), factor, boot_only)
         with open(results, "w") as f:
             json.dump(doc, f)
     with open(path, "w") as f:
@@ -71,6 +75,8 @@ def main(argv=None):
     parser.add_argument("out_dir")
     parser.add_argument("--factor", type=float, required=True)
     parser.add_argument("--variant", default="patched")
+    parser.add_argument("--boot-only", action="store_true",
+                        help="multiply the boot's times only")
     parser.add_argument("--idle", action="store_true",
                         help="record every run's host load as idle")
     args = parser.parse_args(argv)
@@ -84,7 +90,8 @@ def main(argv=None):
     if args.factor <= 0:
         print("--factor: must be positive", file=sys.stderr)
         return 2
-    copy(args.run_dir, args.out_dir, args.variant, args.factor, args.idle)
+    copy(args.run_dir, args.out_dir, args.variant, args.factor, args.idle,
+         args.boot_only)
     return 0
 
 
