@@ -15,6 +15,13 @@
                                # time (power.py)
     max_host_load = 0.5        # cores others may take before a run is
                                # marked loaded (loadband.py)
+    gate_times = ["stress-1000"]  # nightly: the topologies whose boot
+                               # times gate (default all); the others'
+                               # are advisory: the host cannot resolve
+                               # them, their runs prove counts
+    baselines = {canary = "patched"}  # nightly: judge a variant against
+                               # another variant's baseline (default its
+                               # own bench/baselines/<variant>.json)
     [[ceilings]]               # nightly: absolute limits of a figure
     topology = "oracle-4000"   # (variant = "patched" for one variant)
     metric = "census_complete_s"
@@ -46,7 +53,8 @@ ACCELS = ("auto", "tcg", "kvm")
 TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
               "repeat", "thresholds", "series", "goals", "hosts",
-              "max_repeat", "max_host_load", "ceilings", "qemu")
+              "max_repeat", "max_host_load", "ceilings", "qemu",
+              "gate_times", "baselines")
 CEILING_KEYS = ("topology", "variant", "metric", "max", "min", "why")
 DEFAULT_MAX_REPEAT = 9
 DEFAULT_MAX_HOST_LOAD = hostload.MAX_HOST_LOAD
@@ -82,6 +90,8 @@ class Sweep:
     qemu: str = None        # None: each topology's own guest.qemu
     qemu_where: str = None  # where the binary was chosen, for errors
     qemu_field: str = "qemu"
+    gate_times: list = None     # topologies whose times gate; None: all
+    baselines: dict = field(default_factory=dict)   # variant -> baseline's
 
 
 def display(path):
@@ -185,6 +195,36 @@ def _thresholds(value, where, known_metrics):
                              "must be true or false")
         out[metric] = {key: float(ratio), "gate": gate}
     return out
+
+
+def _gate_times(value, where, topologies):
+    """The topologies whose boot times gate: names among the sweep's."""
+    if not isinstance(value, list) or not all(isinstance(v, str)
+                                              for v in value):
+        raise BenchError(where, "gate_times",
+                         "must be an array of topology names")
+    for i, name in enumerate(value):
+        if name not in topologies:
+            raise BenchError(where, f"gate_times[{i}]",
+                             f"{name!r} is not one of the sweep's "
+                             "topologies")
+    return list(value)
+
+
+def _baselines(value, where, variants):
+    """{variant: the variant whose baseline judges it}: keys among the
+    sweep's variants, values variant names."""
+    if not isinstance(value, dict):
+        raise BenchError(where, "baselines", "must be a table of variant "
+                         "= \"baseline variant\"")
+    for name, of in value.items():
+        if name not in variants:
+            raise BenchError(where, f"baselines.{name}", "not one of the "
+                             "sweep's variants")
+        if not isinstance(of, str) or not VARIANT.fullmatch(of):
+            raise BenchError(where, f"baselines.{name}",
+                             "must be a variant name")
+    return dict(value)
 
 
 def _positive(value, where, fieldname):
@@ -300,6 +340,11 @@ def load(path, known_metrics=None):
     sweep.max_host_load = _positive(doc.get("max_host_load",
                                             DEFAULT_MAX_HOST_LOAD),
                                     where, "max_host_load")
+    if "gate_times" in doc:
+        sweep.gate_times = _gate_times(doc["gate_times"], where,
+                                       [t.name for t in sweep.topologies])
+    if "baselines" in doc:
+        sweep.baselines = _baselines(doc["baselines"], where, sweep.variants)
     if "qemu" in doc:
         sweep.qemu = check_qemu(doc["qemu"], where, "qemu")
         sweep.qemu_where = where

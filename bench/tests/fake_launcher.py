@@ -7,6 +7,9 @@ booting anything.
 FAKE_MODE       ok (default) | sleep (wait for a signal) | usage (exit 2)
                 | fail (a guest step fails) | panic (a kernel panic: exit
                 5, a console log, no results.json)
+FAKE_MODE_OTHER the mode of the variants other than FAKE_VARIANT
+                (default FAKE_MODE's; the panic mode only ever hits
+                FAKE_VARIANT)
 FAKE_ONLY_REPEAT  FAKE_MODE, FAKE_DROP, FAKE_BAD_DISK and FAKE_SHORT
                 apply to this repeat only (default: every repeat)
 FAKE_SHORT      disks the census comes up short by (in FAKE_VARIANT's runs)
@@ -91,6 +94,8 @@ def results(topology, variant, disks, factor):
         "verdict": "ok",
         "warnings": [],
         "census": {"disks_expected": disks, "disks_found": disks,
+                   "ok": True, "read_failed": 0, "consistency_errors": 0,
+                   "devt_unique": True, "devt_duplicates": 0,
                    "identity": {"expected": disks, "checked": disks,
                                 "ok": disks, "mismatched": 0, "missing": 0,
                                 "duplicated": 0, "unexpected": 0,
@@ -184,6 +189,8 @@ def run(argv):
     variant = arg(argv, "--variant")
     run_dir = os.path.join(arg(argv, "--results-dir"), arg(argv, "--run-id"))
     mode = os.environ.get("FAKE_MODE", "ok")
+    if os.environ.get("FAKE_VARIANT", variant) != variant:
+        mode = os.environ.get("FAKE_MODE_OTHER", mode)
     only = os.environ.get("FAKE_ONLY_REPEAT")
     this_repeat = only is None or \
         arg(argv, "--run-id").rsplit(".", 1)[1] == only
@@ -233,6 +240,7 @@ def run(argv):
         factor *= factors[(repeat - 1) % len(factors)]
     disks = disks_of(topo_path)
     doc = results(topology, variant, disks, factor)
+    doc["run"]["id"] = arg(argv, "--run-id")
     doc["host"]["qemu"] = qemu_of(argv)
     for key, value in comments(topo_path).items():
         if key.startswith("boot."):
@@ -256,6 +264,7 @@ def run(argv):
     if mode == "fail" and targeted:
         doc["steps"][0]["verdict"] = "failed"
         status, kind, message = 1, "step-failed", "failed steps: census"
+    doc["outcome"] = {"status": status, "kind": kind, "message": message}
     os.makedirs(os.path.join(run_dir, variant))
     with open(os.path.join(run_dir, variant, "results.json"), "w") as f:
         json.dump(doc, f)

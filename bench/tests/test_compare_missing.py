@@ -15,6 +15,20 @@ def _manifest(outcome="ok"):
                      for v in ("stock", "patched")]}
 
 
+def _doc(variant, repeat=1):
+    """The results.json of the fake manifest's run: its own outcome ok
+    and a consistent census."""
+    return {"topology": {"name": "t"}, "run": {"id": f"t.{variant}.{repeat}"},
+            "kernel": {"variant": variant},
+            "outcome": {"status": 0, "kind": "ok", "message": "ok"},
+            "census": {"ok": True, "read_failed": 0, "consistency_errors": 0,
+                       "devt_unique": True}}
+
+
+def _docs(*variants):
+    return {("t", v): {1: _doc(v)} for v in variants}
+
+
 def _base(values):
     return {"topologies": {"t": {"metrics": values}}}
 
@@ -59,7 +73,7 @@ def test_only_the_reference_failing_says_so_and_fails(tmp_path):
         r["results"] = f"t/{r['variant']}/results.json"
     manifest["runs"][0].update(outcome="panic", message="kernel panic",
                                results=None)
-    runs = runcheck.checks(manifest, str(tmp_path))
+    runs = runcheck.checks(manifest, str(tmp_path), docs=_docs("patched"))
     failed = [c for c in runs if c.failed]
     assert [(c.variant, c.metric) for c in failed] == [("stock",
                                                         "run repeat 1")]
@@ -73,7 +87,9 @@ def test_a_planned_repeat_never_made_fails(tmp_path):
     manifest["sweep"]["repeat"] = 2
     for r in manifest["runs"]:
         r.update(repeat=1, results=f"t/{r['variant']}/1/results.json")
-    runs = runcheck.checks(manifest, str(tmp_path))
+    runs = runcheck.checks(manifest, str(tmp_path),
+                           docs=_docs("stock", "patched"))
     failed = {(c.variant, c.metric): c.message for c in runs if c.failed}
-    assert failed == {("stock", "run repeat 2"): "repeat 2: not run",
-                      ("patched", "run repeat 2"): "repeat 2: not run"}
+    said = "repeat 2: not run: planned, and missing from the manifest"
+    assert failed == {("stock", "run repeat 2"): said,
+                      ("patched", "run repeat 2"): said}

@@ -1,15 +1,16 @@
-"""Repeats whose spread straddles a nightly threshold make the figure
-undecided: the nightly adds repeats of that topology up to `max_repeat`
-and judges again; what is still undecided is INCONCLUSIVE, exit status
-3, a JUnit error naming the figure and its value in every repeat; never
-a pass."""
+"""Repeats whose one-sided bounds straddle a nightly threshold make the
+figure undecided: the nightly plans at once the repeats its measured
+spread says would decide it (up to `max_repeat`, recorded in the
+manifest before they run) and judges again; what is still undecided is
+INCONCLUSIVE, exit status 3, a JUnit error naming the figure and its
+value in every repeat; never a pass."""
 
 import json
 import xml.etree.ElementTree as ET
 
 from blkscale_bench.judging import compare
 
-RATIO = "procdevices_ns_per_read_0_vs_stock"
+RATIO = "census_complete_s_vs_stock"
 
 
 def _bases(bench_env):
@@ -29,33 +30,40 @@ def _repeats(bench_env, run_id):
 
 def test_straddling_figure_gets_repeats_then_is_inconclusive(bench_env):
     bases = _bases(bench_env)
-    # patched's times: 1x, 3x, 1x, 1x, 3x, ... by repeat.  Its
-    # /proc/devices ratio to stock, 0.3 in the baseline (limit 0.39),
-    # is 0.3 or 0.9: no number of repeats decides it.
+    # patched's times: 1x, 3x, 1x, 1x, 3x, ... by repeat: its boot ratio
+    # to stock is 1 or 3 against a limit of 1.3.  The nightly plans at
+    # once the repeats the measured spread says would decide it, then
+    # says which figures no repeats within max_repeat can decide.
     out = bench_env.run("nightly", "--baselines", str(bases), "--repeat",
                         "3", run_id="n", FAKE_REPEAT_FACTORS="1,3,1",
                         FAKE_VARIANT="patched")
     assert out.returncode == 3, out.stdout + out.stderr
     assert "nightly verdict: INCONCLUSIVE" in out.stdout
-    assert "nightly: small: 6 repeats added to decide its times" in out.stdout
-    assert _repeats(bench_env, "n") == {"small": 9, "big": 9}
+    assert "nightly: undecided times on small: repeats 5 to 8 of at most " \
+        "9, planned at once" in out.stdout
+    assert f"nightly: small patched {RATIO}: needs 41 repeats at the " \
+        "measured spread, more than max_repeat 9: left undecided" \
+        in out.stdout
+    assert _repeats(bench_env, "n") == {"small": 8, "big": 8}
+    # Every added round was in the manifest before it ran.
+    rounds = bench_env.manifest("n")["rounds"]
+    assert [(r["repeat"], r["status"]) for r in rounds] == \
+        [(k, "done") for k in range(4, 9)]
     assert f"INCONCLUSIVE small patched: {RATIO}:" in out.stdout
     root = ET.parse(bench_env.results / "n" / "nightly.xml").getroot()
     case = root.find("testsuite[@name='nightly.small.patched']/testcase"
                      f"[@name='{RATIO}']")
     error = case.find("error")
     assert error is not None and error.get("type") == "inconclusive"
-    assert "96% interval of the median 0.3..0.9 straddles 0.39" in \
-        error.get("message")
-    assert "values by repeat: 1: 0.3, 2: 0.9, 3: 0.3, 4: 0.3, 5: 0.9" in \
-        error.text
+    assert "straddle 1.3" in error.get("message")
+    assert "values by repeat: 1: 1, 2: 3, 3: 1, 4: 1, 5: 3" in error.text
     assert root.get("failures") == "0"
     doc = json.loads((bench_env.results / "n" / "nightly.json").read_text())
     assert doc["verdict"] == "INCONCLUSIVE"
-    assert doc["repeats"] == {"small": 9, "big": 9}
+    assert doc["repeats"] == {"small": 8, "big": 8}
     check = next(c for c in doc["checks"] if c["topology"] == "small" and
                  c["metric"] == RATIO and c["status"] == "inconclusive")
-    assert check["spread"]["n"] == 9
+    assert check["spread"]["n"] == 8 and check["needed"] == 41
 
 
 def test_max_repeat_caps_the_added_repeats(bench_env):
@@ -70,7 +78,7 @@ def test_max_repeat_caps_the_added_repeats(bench_env):
 def test_all_repeats_beyond_is_a_regression_without_more(bench_env):
     bases = _bases(bench_env)
     out = bench_env.run("nightly", "--baselines", str(bases), "--repeat",
-                        "3", run_id="f", FAKE_REPEAT_FACTORS="3,2.5,3",
+                        "3", run_id="f", FAKE_REPEAT_FACTORS="3,2.8,3",
                         FAKE_VARIANT="patched")
     assert out.returncode == 1
     assert "nightly verdict: REGRESSION" in out.stdout
@@ -96,7 +104,8 @@ def test_a_noisy_slowdown_is_never_a_pass(bench_env):
                                           compare.INCONCLUSIVE)
                           for c in census)
     assert all(c["repeats"] > 3 for c in census)
-    assert "smallest slowdown the repeats could have detected" in out.stdout
+    assert "the true value at which these repeats fail and at which they " \
+        "pass" in out.stdout
 
 
 def test_a_quiet_host_decides_in_three_repeats(bench_env):
@@ -107,4 +116,5 @@ def test_a_quiet_host_decides_in_three_repeats(bench_env):
     assert "nightly verdict: PASS" in out.stdout
     assert "added to decide" not in out.stdout
     assert "small patched census_complete_s_vs_stock (max_ratio 1.3, " \
-        "gating): 3 repeats, could detect 1.00x" in out.stdout
+        "gating): 3 repeats, fails at >= 1.3; passes only at <= 1.3" \
+        in out.stdout

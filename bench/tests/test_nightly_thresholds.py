@@ -41,7 +41,7 @@ def test_override_changes_verdict(bench_env):
                         sweep=sweep, FAKE_FACTOR="1.4", FAKE_VARIANT="stock")
     assert out.returncode == 1
     assert "REGRESSION  small stock: kernel_to_init_s: 5.6 > 4 x 1.2 (1.40x)" \
-        "; 2 repeats, 50% interval; could detect 1.00x" in out.stdout
+        "; 2 repeats: fails at >= 4.8; passes only at <= 4.8" in out.stdout
 
 
 def test_gate_false_only_warns(bench_env):

@@ -64,9 +64,10 @@ def test_signal_stops_sweep_cleanly(bench_env, sig):
 
 
 def test_interrupting_the_added_repeats_keeps_the_sweep(bench_env):
-    """SIGINT while the nightly adds repeats to decide a time: the
-    interrupted round is left out whole, the sweep as planned stays
-    complete and is judged, and the status says it was interrupted."""
+    """SIGINT while the nightly adds repeats to decide a time: the runs
+    it stopped are left out, the rounds planned after it never start,
+    the sweep as planned stays complete and is judged, and the status
+    says it was interrupted."""
     out = bench_env.run("bench", "--repeat", "3", run_id="base")
     assert out.returncode == 0, out.stderr
     bases = bench_env.tmp / "baselines"
@@ -98,3 +99,42 @@ def test_interrupting_the_added_repeats_keeps_the_sweep(bench_env):
     assert m["decide_stopped"]["repeat"] == 4
     dropped = [r for r in m["runs"] if r.get("superseded")]
     assert dropped and {r["repeat"] for r in dropped} == {4}
+
+
+def test_a_panic_in_an_interrupted_added_round_still_fails(bench_env):
+    """Repeat 4 added to decide a time: patched's run panics, then
+    stock's is interrupted.  The panic counts; only the stopped run is
+    left out, and the nightly says REGRESSION (exit 130: interrupted)."""
+    out = bench_env.run("bench", "--repeat", "3", run_id="base")
+    assert out.returncode == 0, out.stderr
+    bases = bench_env.tmp / "baselines"
+    assert bench_env.run_plain("baseline", str(bench_env.results / "base"),
+                               "--baselines", str(bases)).returncode == 0
+    env = dict(bench_env.env, FAKE_REPEAT_FACTORS="1,3,1",
+               FAKE_VARIANT="patched", FAKE_MODE="panic",
+               FAKE_MODE_OTHER="sleep", FAKE_ONLY_REPEAT="4")
+    proc = subprocess.Popen(bench_env.argv("nightly", "--baselines",
+                                           str(bases), "--repeat", "3",
+                                           run_id="n"),
+                            env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(lambda: any(c.startswith("sleeping")
+                                     for c in bench_env.calls())), \
+            "the added repeat never started"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130, out + err
+    assert "nightly verdict: REGRESSION" in out
+    assert "RUN-FAILED  small patched: repeat 4: panic" in out
+    m = bench_env.manifest("n")
+    runs = {(r["topology"], r["variant"]): r for r in m["runs"]
+            if r["repeat"] == 4}
+    assert runs[("small", "patched")]["outcome"] == "panic"
+    assert not runs[("small", "patched")].get("superseded")
+    assert runs[("small", "stock")]["superseded"]
+    stopped = [r for r in m["rounds"] if r["status"] == "stopped"]
+    assert stopped and stopped[0]["repeat"] == 4

@@ -10,12 +10,16 @@ COMMANDS = {
     "bench": "Run a sweep: every topology of a sweep file on every kernel "
              "variant, into results/<run>/<topology>/<variant>/, with "
              "results/<run>/manifest.json; prints the figures and the "
-             "ratios to the reference variant. Exit status: 0 all runs ok, "
-             "1 a run failed, 2 usage, 130 interrupted (manifest marked "
-             "partial).",
+             "ratios to the reference variant. Exit status: 0 all runs ok "
+             "and every goal passed, 1 a run or a goal failed, 3 a goal "
+             "undecided and nothing failed, 2 usage, 130 interrupted "
+             "(manifest marked partial).",
     "nightly": "Run the nightly stress sweep and compare every figure with "
                "bench/baselines/<variant>.json under per-metric ratio "
                "thresholds; writes results/<run>/nightly.xml (JUnit) and "
-               "nightly.json. Exit status: 0 pass, 1 regression or missing "
-               "figure, 2 usage, 130 interrupted.",
+               "nightly.json. Exit status: 0 PASS, 1 REGRESSION (a run that "
+               "failed or is missing, a wrong count, a figure beyond its "
+               "limit or missing), 3 INCONCLUSIVE (a gating time the "
+               "repeats could not decide, nothing failed), 2 usage, 130 "
+               "interrupted.",
 }

@@ -6,7 +6,7 @@ baselines, the runs themselves, ceilings and every disk, JUnit XML.
     ceilings.py   a figure against a sweep file's fixed limit
     runcheck.py   the runs: each brought its results, every disk found
     everydisk.py  every planned disk proven, by kind
-    power.py      repeats added while a time is undecided
+    power.py      the repeats a time needs, planned at once
     baseline.py   bench/baselines/<variant>.json
     junit.py      the checks as JUnit XML
 """

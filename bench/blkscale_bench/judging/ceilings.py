@@ -6,10 +6,10 @@ Every `<metric>_vs_<reference>` figure has one (CEILINGS); on top of
 them, /proc/devices must cost the variant at most what it costs the
 reference at every other registered count both measured
 (`procdevices_ns_per_read_at_<r>_vs_<reference>`).  Each is judged per
-repeat-paired ratio with verdict.py: pass, fail (a regression) or
-inconclusive; a time's interval is widened by what the host's load
-could explain (loadband.py) and needs two repeats at least, a count is
-judged repeat by repeat.
+repeat-paired ratio as compare.py judges a figure: a count or memory
+repeat by repeat, a time or per-call cost by a one-sided bound on the
+mean of its logs (onesided.py), a time's repeats moved first by what
+the host's load could explain (loadband.py).
 
 Absolute ceilings (the sweep file's [[ceilings]]: a topology, a
 variant or all, a metric and its largest value in the metric's unit)
@@ -18,23 +18,24 @@ disks or the guest's slab per disk, held to a number that does not
 move with any baseline.
 """
 
-from blkscale.figures import loadband, metrics, verdict as judged
+from blkscale.figures import loadband, metrics, onesided, \
+    verdict as judged
 from . import compare
 from blkscale.results.read import lookup, number
 from blkscale.figures.stats import Summary, paired_ratio
 
-# metric -> ("max" | "min", limit) of <metric>_vs_<reference>.  Times:
-# at most metrics.CROSS_TIME of the reference's (a repeat-paired ratio
-# whose interval does not clear it is inconclusive and gets more
-# repeats); the patched kernel must not read /proc/devices slower than
-# stock, nor hand out fewer dynamic majors, nor use more than 1.1x the
-# slab per disk.
+# metric -> ("max" | "min", limit) of <metric>_vs_<reference>.  Boot
+# times: at most metrics.CROSS_TIME of the reference's, per-call costs
+# metrics.CROSS_CALL (a repeat-paired ratio whose bounds do not clear it
+# is inconclusive and gets more repeats); the patched kernel must not
+# read /proc/devices slower than stock, nor hand out fewer dynamic
+# majors, nor use more than 1.1x the slab per disk in any repeat.
 CEILINGS = {
     "kernel_to_init_s": ("max", metrics.CROSS_TIME),
     "census_complete_s": ("max", metrics.CROSS_TIME),
     "block_dynamic_capacity": ("min", 1.0),
-    "register_p50_ns": ("max", metrics.CROSS_TIME),
-    "lookup_p50_ns": ("max", metrics.CROSS_TIME),
+    "register_p50_ns": ("max", metrics.CROSS_CALL),
+    "lookup_p50_ns": ("max", metrics.CROSS_CALL),
     "procdevices_ns_per_read_0": ("max", 1.0),
     "procdevices_ns_per_read_200": ("max", 1.0),
     "guest_slab_kib_per_disk": ("max", 1.1),
@@ -69,14 +70,18 @@ def procdev_ratios(docs, variant, reference):
 
 
 def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
-           band=None, what="ceiling"):
-    limit_doc = {f"{kind}_ceiling": limit, "gate": True}
+           band=None, what="ceiling", repeats=None, gate=True):
+    limit_doc = {f"{kind}_ceiling": limit, "gate": gate}
     if spread is None or not spread.n:
         return compare.Check(topo, variant, name, compare.MISSING,
                              None, None, limit_doc,
                              f"{name}: missing ({what} {limit:g})")
+    missing = compare.missing_in(topo, variant, name, None, spread,
+                                 repeats, limit_doc)
+    if missing is not None:
+        return missing
     sign = "<=" if kind == "max" else ">="
-    if figure_kind == metrics.EXACT:
+    if figure_kind in (metrics.EXACT, metrics.MEMORY):
         bad = {k: v for k, v in sorted(spread.values.items())
                if judged.judge(Summary.of([v]), **{kind: limit})
                == judged.FAIL}
@@ -86,45 +91,44 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
                                  None, spread.median, limit_doc,
                                  f"{name}: {said}, beyond the {what} "
                                  f"{sign} {limit:g}", spread.to_json(),
-                                 repeats=spread.n)
+                                 repeats=spread.n, kind=figure_kind)
         return compare.Check(topo, variant, name, compare.PASS, None,
                              spread.median, limit_doc,
                              f"{name}: {spread.median:.4g} in each of "
                              f"{spread.n} repeats, {sign} {limit:g}",
-                             spread.to_json(), repeats=spread.n)
-    decision = judged.decide(spread, band,
-                             need_spread=figure_kind == metrics.TIME,
-                             **{kind: limit})
-    said, power = decision.said, decision.power
+                             spread.to_json(), repeats=spread.n,
+                             kind=figure_kind)
+    decision = compare.decide(spread, limit, kind, band)
+    power = decision.power()
     text = spread.text(lambda x: f"{x:.3g}")
     common = dict(repeats=spread.n, kind=figure_kind,
-                  detectable=decision.detectable)
-    if said == judged.PASS:
+                  fails_at=decision.fails_at, passes_at=decision.passes_at,
+                  needed=decision.needed)
+    if decision.said == onesided.PASS:
         status, msg = compare.PASS, f"{name}: {text}, {sign} {limit:g}; " \
             + power
-    elif said == judged.FAIL:
-        status, msg = compare.REGRESSION, \
-            f"{name}: {text}, beyond the {what} {sign} {limit:g}; {power}"
+    elif decision.said == onesided.FAIL:
+        status = compare.REGRESSION if gate else compare.WARN
+        msg = f"{name}: {text}, beyond the {what} {sign} {limit:g}; {power}"
     else:
         status = compare.INCONCLUSIVE
-        common["undecided"] = figure_kind == metrics.TIME and \
-            decision.by_spread
-        if decision.by_spread:
-            why = judged.straddle_text(spread, limit)
+        common["undecided"] = gate and decision.by_spread
+        if decision.by_spread or decision.n < 2:
+            why = compare.bound_text(decision, limit)
         else:
-            why = "within what the host's load could explain; rerun on " \
-                "an idle host"
+            why = compare.hopeless_text(decision)
         msg = f"{name}: {text} vs {what} {limit:g}: {why}; {power}"
     return compare.Check(topo, variant, name, status, None, spread.median,
                          limit_doc, msg, spread.to_json(), **common)
 
 
-def checks(figures, docs, reference, loads=None):
+def checks(figures, docs, reference, loads=None, gate_times=None):
     """Ceiling checks of every variant but the reference.
 
     figures: {topology: {variant: {metric: Summary}}} (repeats.figures);
     docs: {(topology, variant): {repeat: results doc}}; loads:
-    loadband.Loads of the sweep."""
+    loadband.Loads of the sweep; gate_times: the topologies whose boot
+    times gate (None: all), the others' ceilings on them only warn."""
     loads = loads or loadband.Loads(None)
     out = []
     for topo, by_variant in figures.items():
@@ -134,6 +138,8 @@ def checks(figures, docs, reference, loads=None):
         for variant, values in by_variant.items():
             if variant == reference:
                 continue
+            paired = set(per_topo.get(variant) or {}) & \
+                set(per_topo.get(reference) or {})
             for metric, (kind, limit) in CEILINGS.items():
                 name = metrics.cross_name(metric, reference)
                 spread = values.get(name)
@@ -142,11 +148,13 @@ def checks(figures, docs, reference, loads=None):
                 if spread is None or not spread.n:
                     continue    # the figure's own check reports it missing
                 fk = metrics.kind_of(metric, reference)
-                band = loadband.ratio_band(spread, loads, topo, variant,
-                                           reference) \
+                band = loadband.ratio_shifts(spread.values, loads, topo,
+                                             variant, reference) \
                     if fk == metrics.TIME else None
+                gate = fk != metrics.TIME or \
+                    compare.times_gate(topo, gate_times)
                 out.append(_check(topo, variant, name, spread, kind, limit,
-                                  fk, band))
+                                  fk, band, repeats=paired, gate=gate))
             kind, limit = PROCDEV_PER_COUNT
             for r, spread in procdev_ratios(per_topo, variant,
                                             reference).items():
@@ -154,16 +162,15 @@ def checks(figures, docs, reference, loads=None):
                     continue    # judged above under its own name
                 name = metrics.cross_name(f"procdevices_ns_per_read_at_{r}",
                                           reference)
-                band = loadband.ratio_band(spread, loads, topo, variant,
-                                           reference)
                 out.append(_check(topo, variant, name, spread, kind, limit,
-                                  metrics.TIME, band))
+                                  metrics.CALL))
     return out
 
 
-def absolute(ceilings, figures, loads=None):
+def absolute(ceilings, figures, loads=None, docs=None):
     """Checks of the sweep's absolute ceilings ([[ceilings]]: topology,
-    variant or all, metric, max or min) against the figures' repeats."""
+    variant or all, metric, max or min) against the figures' repeats;
+    docs as checks' (which repeats brought results)."""
     loads = loads or loadband.Loads(None)
     out = []
     for c in ceilings or []:
@@ -175,9 +182,10 @@ def absolute(ceilings, figures, loads=None):
             fk = metrics.kind_of(c["metric"])
             band = None
             if fk == metrics.TIME and spread is not None and spread.n:
-                band = loadband.absolute_band(spread, loads, c["topology"],
-                                              variant)
+                band = loadband.absolute_shifts(spread.values, loads,
+                                                c["topology"], variant)
             name = f"{c['metric']}_ceiling"
             out.append(_check(c["topology"], variant, name, spread, kind,
-                              c[kind], fk, band, "absolute ceiling"))
+                              c[kind], fk, band, "absolute ceiling",
+                              (docs or {}).get((c["topology"], variant))))
     return out

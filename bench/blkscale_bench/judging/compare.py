@@ -9,20 +9,26 @@ is not a pass.
 
 How the repeats are judged depends on the figure's kind (metrics.py):
 
-- a count (EXACT) is judged repeat by repeat: one wrong value in any
-  repeat is a regression, named by its repeat;
-- a time or a memory figure is judged by its median's interval
-  (verdict.py): it passes only when the whole interval is within the
-  threshold, is beyond only when all of it is, and is otherwise
-  inconclusive; a time also needs two repeats at least, and its
-  interval is widened by what the host's load could explain
-  (loadband.py).  Every such check says how many repeats it had, the
-  interval's coverage and the smallest change they could have seen.
+- a count (EXACT) and a memory figure (MEMORY) are judged repeat by
+  repeat: one value beyond the limit in any repeat is a regression,
+  named by its repeat;
+- a time (TIME) or an in-guest per-call cost (CALL) by a one-sided bound
+  on the mean of its repeats' logs (onesided.py): it passes only when
+  the upper bound is within the threshold, is a regression only when
+  the lower bound is beyond it, and is otherwise inconclusive; it needs
+  two repeats at least, and a time's repeats are first moved against
+  the verdict by what the host's load could explain (loadband.py).
+  Every such check says how many repeats it had and at which true
+  ratios they would fail and pass ("fails at >= X; passes only at <=
+  Y").
+
+A figure some repeats brought and others did not is missing, named by
+those repeats: it is never judged on the repeats that have it.
 """
 
 from dataclasses import dataclass
 
-from blkscale.figures import loadband, metrics, verdict as judged
+from blkscale.figures import loadband, metrics, onesided, verdict as judged
 from blkscale.figures.stats import Summary
 
 PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED, INCONCLUSIVE = (
@@ -44,9 +50,13 @@ class Check:
     spread: dict = None       # stats.Summary.to_json() of the repeats
     detail: str = ""          # more for the JUnit case (a console tail)
     repeats: int = None       # how many repeats the figure had
-    detectable: float = None  # smallest ratio these repeats could tell
+    # the true value (in the figure's unit) at which these repeats would
+    # give a regression, and at which they would still pass
+    fails_at: float = None
+    passes_at: float = None
     undecided: bool = False   # a gating time more repeats could decide
-    kind: str = None          # metrics.EXACT, TIME or MEMORY
+    needed: int = None        # repeats that would decide it (None: none)
+    kind: str = None          # metrics.EXACT, TIME, MEMORY or CALL
 
     @property
     def failed(self):
@@ -72,6 +82,17 @@ def limit_text(limit):
     return f"{key} {limit[key]:g}, {kind}"
 
 
+def power_text(check):
+    """"fails at >= 1.43; passes only at <= 1.18" of a judged time, in
+    the figure's unit (a ratio for _vs_ figures); "" without a spread."""
+    if check.fails_at is None or check.passes_at is None:
+        return ""
+    most = any(k.startswith("max") for k in check.limit or {})
+    fail, ok = (">=", "<=") if most else ("<=", ">=")
+    return (f"fails at {fail} {_fmt(check.fails_at)}; passes only at "
+            f"{ok} {_fmt(check.passes_at)}")
+
+
 def spread_of(cur):
     """A figure as a stats.Summary: as given, or one value; None when
     missing."""
@@ -91,9 +112,11 @@ def _beyond(value, bound, key):
         value < bound - slack
 
 
-def judge_exact(topo, variant, metric, base, cur, limit, repeats):
-    """A count, repeat by repeat: every repeat in `repeats` must bring
-    the figure and keep it within baseline x ratio."""
+def judge_exact(topo, variant, metric, base, cur, limit, repeats,
+                kind=metrics.EXACT):
+    """A count or a memory figure, repeat by repeat: every repeat in
+    `repeats` must bring the figure and keep it within baseline x
+    ratio."""
     values = cur.values if isinstance(cur, Summary) else \
         ({} if cur is None else {1: cur})
     key = "max_ratio" if "max_ratio" in limit else "min_ratio"
@@ -109,23 +132,48 @@ def judge_exact(topo, variant, metric, base, cur, limit, repeats):
     if wrong:
         return Check(topo, variant, metric, bad, base, median, limit,
                      f"{metric}: " + "; ".join(wrong),
-                     Summary.of(values).to_json(), repeats=n)
+                     Summary.of(values).to_json(), repeats=n, kind=kind)
     if missing:
         said = ", ".join(str(k) for k in missing)
         return Check(topo, variant, metric, MISSING, base, median, limit,
                      f"{metric}: missing in repeat {said} (baseline "
-                     f"{_fmt(base)})", repeats=n)
+                     f"{_fmt(base)})", repeats=n, kind=kind)
     return Check(topo, variant, metric, PASS, base, median, limit,
                  f"{metric}: {_fmt(median)} in each of {n} repeats "
                  f"(baseline {_fmt(base)}, {key} {ratio:g})",
-                 Summary.of(values).to_json(), repeats=n)
+                 Summary.of(values).to_json(), repeats=n, kind=kind)
+
+
+def decide(spread, bound, key, band=None):
+    """onesided.Decision of a TIME or CALL figure's repeats against
+    bound (key max_ratio/max_ceiling: at most, else at least); band:
+    (down, up) from loadband, None for a per-call cost."""
+    down, up = band or (None, None)
+    return onesided.decide(spread.values, bound,
+                           "max" if key.startswith("max") else "min",
+                           down, up)
+
+
+def missing_in(topo, variant, metric, base, spread, repeats, limit):
+    """A MISSING check when some of `repeats` lack the figure, else
+    None."""
+    have = spread.values if spread is not None else {}
+    lacking = [k for k in sorted(repeats or ()) if k not in have]
+    if not lacking or not have:
+        return None
+    said = ", ".join(str(k) for k in lacking)
+    return Check(topo, variant, metric, MISSING, base,
+                 spread.median, limit,
+                 f"{metric}: missing in repeat {said} (brought by "
+                 f"{len(have)} of {len(have) + len(lacking)})",
+                 spread.to_json(), repeats=spread.n)
 
 
 def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
           band=None):
-    """One time or memory figure (a number or a stats.Summary) against
-    its baseline under limit {max_ratio|min_ratio}.  band: (low, high,
-    factor) from loadband, the repeats moved by what load explains."""
+    """One time or per-call figure (a number or a stats.Summary) against
+    its baseline under limit {max_ratio|min_ratio}.  band: (down, up)
+    from loadband, what load could explain of each repeat."""
     spread = spread_of(cur)
     if spread is None:
         return Check(topo, variant, metric, MISSING, base, None, limit,
@@ -136,25 +184,23 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
     gating = limit.get("gate", True)
     bad = REGRESSION if gating else WARN
     bound = base * ratio
-    decision = judged.decide(spread, band, need_spread=kind == metrics.TIME,
-                             **{key[:3]: bound})
-    said, power = decision.said, decision.power
+    decision = decide(spread, bound, key, band)
+    power = decision.power()
     rel = f" ({cur / base:.2f}x)" if base else ""
     tail = _repeats(spread)
     common = dict(spread=spread.to_json(), repeats=spread.n, kind=kind,
-                  detectable=decision.detectable)
-    if said == judged.INCONCLUSIVE:
-        # More repeats can narrow a spread, not take a load away.
-        if decision.by_spread:
-            why = judged.straddle_text(spread, bound) + f"; {power}"
+                  fails_at=decision.fails_at, passes_at=decision.passes_at,
+                  needed=decision.needed)
+    if decision.said == onesided.INCONCLUSIVE:
+        if decision.by_spread or decision.n < 2:
+            why = bound_text(decision, bound) + f"; {power}"
         else:
-            why = (f"limit {_fmt(bound)}: within what the host's load "
-                   f"could explain ({power}); rerun on an idle host")
+            why = f"limit {_fmt(bound)}: {power}; {hopeless_text(decision)}"
         return Check(topo, variant, metric, INCONCLUSIVE, base, cur, limit,
                      f"{metric}: {_fmt(cur)} vs {_fmt(base)} x {ratio:g}: "
-                     + why, undecided=gating and kind == metrics.TIME
-                     and decision.by_spread, **common)
-    if said == judged.FAIL:
+                     + why, undecided=gating and decision.by_spread,
+                     **common)
+    if decision.said == onesided.FAIL:
         sign = ">" if key == "max_ratio" else "<"
         return Check(topo, variant, metric, bad, base, cur, limit,
                      f"{metric}: {_fmt(cur)} {sign} {_fmt(base)} x "
@@ -164,14 +210,39 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
                  f"{key} {ratio:g}{tail}; {power}", **common)
 
 
+def hopeless_text(decision):
+    """Why no number of repeats decides a figure."""
+    if decision.load > 1.0 + 1e-9:
+        return "within what the host's load could explain, or too near " \
+            "the limit: rerun on an idle host"
+    return "its mean is too near the limit for its spread"
+
+
+def bound_text(decision, limit, fmt=_fmt):
+    """Why a decision is undecided: its one-sided bounds around the
+    limit."""
+    if decision.n < 2:
+        return "one repeat has no spread: inconclusive, run more repeats"
+    level = round(100 * onesided.LEVEL)
+    return (f"{level}% bounds {fmt(decision.low)}..{fmt(decision.high)} "
+            f"straddle {fmt(limit)}: inconclusive")
+
+
+def times_gate(topology, gate_times):
+    """Whether a topology's boot times gate: gate_times, the sweep's
+    `gate_times` (None: every topology's do)."""
+    return gate_times is None or topology in gate_times
+
+
 def compare(manifest, figures, baselines, thresholds, docs=None,
-            loads=None):
+            loads=None, gate_times=None):
     """Checks of every (topology, variant) the sweep planned that brought
     figures (runcheck.py judges the runs themselves).
 
     baselines: {variant: baseline document or None}; docs: {(topology,
     variant): {repeat: results doc}} (which repeats brought results);
-    loads: loadband.Loads of the sweep.
+    loads: loadband.Loads of the sweep; gate_times: the topologies whose
+    boot times gate (None: all), the others' are advisory.
     """
     sweep = manifest.get("sweep") or {}
     ref = sweep.get("reference", "stock")
@@ -196,16 +267,22 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
                                     f"topology {topo}"))
                 continue
             repeats = sorted((docs or {}).get((topo, variant)) or {})
+            paired = sorted(set(repeats) &
+                            set((docs or {}).get((topo, ref)) or {}))
             for metric in sorted(set(base) | set(current)):
                 checks.append(_judge_metric(
                     topo, variant, metric, base, current, thresholds,
-                    repeats, loads, ref))
+                    paired if metric.endswith(f"_vs_{ref}") else repeats,
+                    loads, ref, times_gate(topo, gate_times)))
     return [c for c in checks if c is not None]
 
 
 def _judge_metric(topo, variant, metric, base, current, thresholds,
-                  repeats, loads, ref):
+                  repeats, loads, ref, times_gating=True):
     limit = thresholds.get(metric)
+    if limit is not None and not times_gating and \
+            metrics.kind_of(metric, ref) == metrics.TIME:
+        limit = dict(limit, gate=False)
     if metric not in base:
         spread = spread_of(current.get(metric))
         if spread is None:
@@ -221,16 +298,22 @@ def _judge_metric(topo, variant, metric, base, current, thresholds,
                      message=f"{metric}: no threshold")
     kind = metrics.kind_of(metric, ref)
     cur = current.get(metric)
-    if kind == metrics.EXACT:
+    if kind in (metrics.EXACT, metrics.MEMORY):
         return judge_exact(topo, variant, metric, base[metric], cur, limit,
-                           repeats)
+                           repeats, kind)
     band = None
     spread = spread_of(cur)
+    missing = missing_in(topo, variant, metric, base[metric], spread,
+                         repeats, limit)
+    if missing is not None:
+        return missing
     if kind == metrics.TIME and spread is not None:
         if metric.endswith(f"_vs_{ref}"):
-            band = loadband.ratio_band(spread, loads, topo, variant, ref)
+            band = loadband.ratio_shifts(spread.values, loads, topo,
+                                         variant, ref)
         else:
-            band = loadband.absolute_band(spread, loads, topo, variant)
+            band = loadband.absolute_shifts(spread.values, loads, topo,
+                                            variant)
     return judge(topo, variant, metric, base[metric], cur, limit, kind, band)
 
 

@@ -12,7 +12,7 @@ import socket
 import xml.etree.ElementTree as ET
 
 from .compare import (INCONCLUSIVE, MISSING, NO_BASELINE, REGRESSION,
-                      RUN_FAILED, WARN, limit_text)
+                      RUN_FAILED, WARN, limit_text, power_text)
 
 
 def _by_repeat(check):
@@ -27,9 +27,8 @@ def _by_repeat(check):
 def _power(check):
     if check.repeats is None:
         return ""
-    detect = f", could detect {check.detectable:.2f}x" \
-        if check.detectable else ""
-    return f"\nrepeats: {check.repeats}{detect}"
+    power = power_text(check)
+    return f"\nrepeats: {check.repeats}" + (f"; {power}" if power else "")
 
 
 def _suite_name(topo, variant):

@@ -51,27 +51,32 @@ def goal_checks(manifest, docs, loads):
             f"{v.goal['max']:g}: {v.verdict}",
             v.spread.to_json() if v.spread else None,
             repeats=v.spread.n if v.spread else 0, kind=metrics.TIME,
-            detectable=v.detectable,
-            undecided=v.verdict == bootcurve.INCONCLUSIVE))
+            undecided=v.verdict == bootcurve.INCONCLUSIVE,
+            # judged by order statistics: one more repeat at a time
+            needed=(v.spread.n if v.spread else 0) + 1))
     return out
 
 
-def evaluate(run_dir, baselines_dir, overrides=None):
+def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None,
+             baselines_of=None):
     """(verdict, failed checks, all checks) of a sweep directory; writes
-    nightly.xml and nightly.json into it."""
+    nightly.xml and nightly.json into it.  gate_times: the topologies
+    whose boot times gate (None: all); baselines_of: {variant: the
+    variant whose baseline judges it} (the sweep's `baselines`)."""
     manifest, docs, broken = repeats.load_all(run_dir)
     figures = repeats.figures(manifest, docs)
     sweep = manifest.get("sweep") or {}
     ref = sweep.get("reference", "stock")
     loads = loads_of(manifest)
-    bases = {v: baseline.load(baselines_dir, v)
+    of = baselines_of or {}
+    bases = {v: baseline.load(baselines_dir, of.get(v, v))
              for v in sweep.get("variants") or []}
-    checks = runcheck.checks(manifest, run_dir, broken)
+    checks = runcheck.checks(manifest, run_dir, broken, docs)
     checks += compare.compare(manifest, figures, bases,
                               metrics.thresholds(ref, overrides), docs,
-                              loads)
-    checks += ceilings.checks(figures, docs, ref, loads)
-    checks += ceilings.absolute(sweep.get("ceilings"), figures, loads)
+                              loads, gate_times)
+    checks += ceilings.checks(figures, docs, ref, loads, gate_times)
+    checks += ceilings.absolute(sweep.get("ceilings"), figures, loads, docs)
     checks += everydisk.checks(docs)
     checks += goal_checks(manifest, docs, loads)
     clockfloor.annotate(checks, clockfloor.sweep_floors(docs))
@@ -80,8 +85,9 @@ def evaluate(run_dir, baselines_dir, overrides=None):
         checks.append(compare.Check(
             "sweep", "all", "deciding", compare.WARN, limit={},
             message=f"adding repeats stopped at repeat {stopped['repeat']} "
-                    f"({stopped.get('reason')}): that round is left out "
-                    "whole, what it would have decided is undecided"))
+                    f"({stopped.get('reason')}): the runs the signal "
+                    "stopped are left out, those that ended count; what "
+                    "the rest would have decided is undecided"))
     if manifest.get("status") != "complete":
         checks.append(compare.Check(
             "sweep", "all", "complete", compare.RUN_FAILED,
@@ -97,7 +103,7 @@ def evaluate(run_dir, baselines_dir, overrides=None):
                           manifest.get("finished"), props)
     junit.write(os.path.join(run_dir, XML_NAME), tree)
     doc = {
-        "schema": {"name": "blkscale-nightly", "version": 2},
+        "schema": {"name": "blkscale-nightly", "version": 3},
         "run": manifest.get("run"), "verdict": result,
         "baselines": {v: (d or {}).get("source") for v, d in bases.items()},
         "repeats": {t: runcheck.planned_repeats(manifest, t)
@@ -118,20 +124,24 @@ def evaluate(run_dir, baselines_dir, overrides=None):
 
 
 def timing_lines(checks):
-    """For each judged time (a gating ratio, ceiling or goal with
-    repeats): its verdict, its repeats and the smallest slowdown it
-    could have detected."""
-    rows = [c for c in checks if c.kind == metrics.TIME and
-            (c.limit or {}).get("gate", True)]
+    """For each judged time or per-call cost (a gating ratio, ceiling
+    or goal with repeats): its verdict, its repeats, and the true values
+    at which those repeats would fail and pass."""
+    rows = [c for c in checks if c.kind in (metrics.TIME, metrics.CALL)
+            and (c.limit or {}).get("gate", True)]
     if not rows:
         return []
-    out = ["judged times: verdict, repeats, smallest slowdown the repeats "
-           "could have detected"]
+    out = ["judged times: verdict, repeats, the true value at which these "
+           "repeats fail and at which they pass"]
     for c in rows:
-        detect = f"{c.detectable:.2f}x" if c.detectable else "-"
+        power = compare.power_text(c) or "no spread"
+        need = ""
+        if c.status == compare.INCONCLUSIVE:
+            need = "; no number of repeats decides it" if c.needed is None \
+                else f"; {c.needed} repeats would decide it"
         out.append(f"  {c.status.upper():<12} {c.topology} {c.variant} "
                    f"{c.metric} ({compare.limit_text(c.limit)}): "
-                   f"{c.repeats} repeats, could detect {detect}")
+                   f"{c.repeats} repeats, {power}{need}")
     return out
 
 

@@ -172,28 +172,48 @@ def run(sweep, results_dir, run_id, command, stream=None):
                                sweep.repeat))
 
 
-def extend(sweep, run_dir, topologies, repeat, stream=None):
-    """Run repeat `repeat` of some of the sweep's topologies into an
-    existing sweep directory (the nightly deciding an inconclusive
-    time); the variants' order alternates as order.py has it.  Returns
-    (exit status, manifest document)."""
+def extend(sweep, run_dir, rounds, stream=None):
+    """Run rounds of added repeats into an existing sweep directory (the
+    nightly deciding its times): rounds [(repeat, [Topology])], each
+    recorded in the manifest before any runs, then run in order, the
+    variants' order alternating as order.py has it.  A signal stops the
+    round it hits (its stopped runs are left out, drop_round) and the
+    rounds after it (never started).  Returns (exit status, manifest
+    document)."""
     doc = read_manifest(run_dir)
     if doc is None:
         raise BenchError(os.path.join(run_dir, "manifest.json"), None,
                          "missing: not a sweep run directory")
     check_qemu(sweep)
     manifest = Manifest(run_dir, doc)
-    manifest.reopen()
+    indices = manifest.add_rounds(
+        [(r, [t.name for t in topos]) for r, topos in rounds],
+        hostinfo.now_iso())
     if sweep.accel == "auto" and doc.get("accelerator"):
         sweep.accel = doc["accelerator"]    # never mix TCG and KVM
-    plan = [p for p in order.plan(topologies, sweep.variants, repeat)
-            if p.repeat == repeat]
-    before = len(doc["runs"])
-    status, doc = _execute(sweep, run_dir, manifest, stream, None, plan)
-    if status == EXIT_INTERRUPTED:
-        drop_round(doc, doc["runs"][before:], repeat)
-        manifest.finish(hostinfo.now_iso(), None)
-    return status, doc
+    worst = EXIT_OK
+    for at, (index, (repeat, topologies)) in enumerate(zip(indices, rounds)):
+        plan = [p for p in order.plan(topologies, sweep.variants, repeat)
+                if p.repeat == repeat]
+        before = len(manifest.doc["runs"])
+        manifest.reopen()
+        manifest.round_status(index, "running")
+        status, doc = _execute(sweep, run_dir, manifest, stream, None, plan)
+        worst = max(worst, status)
+        if status in (EXIT_OK, EXIT_FAILED):
+            manifest.round_status(index, "done")
+            continue
+        if status == EXIT_INTERRUPTED:
+            drop_round(doc, doc["runs"][before:], repeat)
+            manifest.round_status(index, "stopped", "interrupted")
+            manifest.finish(hostinfo.now_iso(), None)
+        else:
+            manifest.round_status(index, "done")
+        for later in indices[at + 1:]:
+            manifest.round_status(later, "stopped", "never started: an "
+                                  "earlier round was stopped")
+        return status, manifest.doc
+    return worst, manifest.doc
 
 
 def _execute(sweep, run_dir, manifest, stream, facts, plan):

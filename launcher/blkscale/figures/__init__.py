@@ -9,5 +9,7 @@ say the same numbers.
     loadband.py    how far a host's load could move a time
     marginal.py    the cost of one more disk along a boot curve
     verdict.py     a spread against a limit: PASS, FAIL or INCONCLUSIVE
+    onesided.py    a time's repeats against a limit, one-sided, and how
+                   many repeats would decide it
     bootcurve.py   the boot curve of a sweep and its goals
 """

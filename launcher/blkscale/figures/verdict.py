@@ -1,4 +1,6 @@
-"""pass, fail or inconclusive: a figure with its spread against a limit.
+"""pass, fail or inconclusive: a figure with its spread against a limit,
+for the boot curve's goals (the nightly's times and per-call costs are
+judged by onesided.py).
 
 A figure passes when all of its bounds (stats.Summary.bounds: the 95%
 interval of the median, else the range of the repeats) are on the good
@@ -7,7 +9,6 @@ inconclusive when they straddle it: more repeats are needed to tell.
 """
 
 import builtins
-from dataclasses import dataclass
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
 # Figures meet a limit with a little slack for float rounding only.
@@ -57,13 +58,6 @@ def judge_band(low, high, max=None, min=None, need_spread=True):
     return PASS if judge(low, min=min) == PASS else INCONCLUSIVE
 
 
-def spread_undecided(summary, **limit):
-    """Whether the repeats themselves cannot decide (one repeat, or an
-    interval that holds the limit): more repeats could; a verdict left
-    undecided only by host load is not helped by them."""
-    return summary.n < 2 or judge(summary, **limit) == INCONCLUSIVE
-
-
 def detectable(summary, factor=1.0):
     """The smallest ratio to its median these repeats could tell from
     noise: 1 + half the interval's width over the median, widened by
@@ -71,57 +65,3 @@ def detectable(summary, factor=1.0):
     if summary is None or summary.n < 2 or not summary.median:
         return None
     return (1.0 + summary.half_width / abs(summary.median)) * factor
-
-
-def power_text(summary, factor=1.0):
-    """What the repeats could have seen: "3 repeats, 75% interval;
-    could detect 1.21x" (for a ratio: 1 + half the interval's width,
-    widened by what the host's load could explain)."""
-    n = summary.n if summary is not None else 0
-    if n < 2:
-        return f"{n} repeat{'s' if n != 1 else ''}: no spread, cannot decide"
-    detect = detectable(summary, factor)
-    said = "-" if detect is None else f"{detect:.2f}x"
-    text = f"{n} repeats, {summary.coverage_text()} interval; " \
-        f"could detect {said}"
-    if factor > 1.0:
-        text += f" (load explains up to {factor:.2f}x)"
-    return text
-
-
-@dataclass(frozen=True)
-class Decision:
-    """A figure's repeats against a limit, with what the host's load
-    could explain (judge_band), and what the repeats could have seen."""
-    said: str           # PASS, FAIL or INCONCLUSIVE
-    power: str          # power_text()
-    detectable: float   # detectable()
-    # INCONCLUSIVE because the repeats straddle the limit (more repeats
-    # can decide), not only because of the host's load
-    by_spread: bool
-
-
-def decide(spread, band=None, need_spread=True, **limit):
-    """The Decision of a stats.Summary against max= or min=; band: (low,
-    high, factor) from loadband, the repeats moved by what load explains
-    (None: nothing loaded).  need_spread as judge_band's."""
-    low, high, factor = band or (spread, spread, 1.0)
-    said = judge_band(low, high, need_spread=need_spread, **limit)
-    return Decision(said, power_text(spread, factor),
-                    detectable(spread, factor),
-                    said == INCONCLUSIVE and spread_undecided(spread,
-                                                              **limit))
-
-
-def straddle_text(summary, limit, fmt=lambda x: f"{x:.4g}"):
-    """Why a verdict is inconclusive, for warnings: the bounds around
-    the limit and what to do."""
-    if summary.n < 2:
-        return (f"one repeat ({fmt(summary.median)}) has no spread: "
-                "inconclusive, run more repeats (--repeat N)")
-    low, high = summary.bounds
-    what = f"{summary.coverage_text()} interval of the median" \
-        if summary.interval else \
-        f"range of {summary.n} repeats ({summary.coverage_text()})"
-    return (f"{what} {fmt(low)}..{fmt(high)} straddles {fmt(limit)}: "
-            "inconclusive, run more repeats (--repeat N)")

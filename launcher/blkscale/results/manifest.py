@@ -38,6 +38,8 @@ class Manifest:
                 "repeat": sweep.repeat,
                 "max_repeat": sweep.max_repeat,
                 "max_host_load": sweep.max_host_load,
+                "gate_times": sweep.gate_times,
+                "baselines": sweep.baselines,
                 "ceilings": sweep.ceilings,
                 "series": sweep.series,
                 "goals": sweep.goals,
@@ -59,6 +61,30 @@ class Manifest:
             self.doc["accelerator"] = entry["accelerator"]
         if entry.get("vcpus") is not None:
             self.doc["vcpus"][entry["topology"]] = entry["vcpus"]
+        self.save()
+
+    def add_rounds(self, rounds, planned_at):
+        """Record rounds of repeats the nightly adds, before any of their
+        runs starts: [(repeat, [topology names])], in the order they will
+        run; a round that never ran is then missing, not invisible.
+        Returns their indices in `rounds`."""
+        out = []
+        records = self.doc.setdefault("rounds", [])
+        for repeat, topologies in rounds:
+            out.append(len(records))
+            records.append({"repeat": repeat, "topologies": list(topologies),
+                            "variants": list(self.doc["sweep"]["variants"]),
+                            "planned": planned_at, "status": "planned"})
+        self.save()
+        return out
+
+    def round_status(self, index, status, why=None):
+        """planned -> running -> done, or stopped (a signal stopped it
+        or it never started because of one)."""
+        record = self.doc["rounds"][index]
+        record["status"] = status
+        if why:
+            record["why"] = why
         self.save()
 
     def reopen(self):
@@ -87,11 +113,13 @@ STOPPED = ("interrupted", "killed")
 
 
 def drop_round(doc, entries, repeat):
-    """Leave out a round of repeats the nightly added to decide its
-    times, stopped by a signal before it ended: whole, so that no
-    variant's repeat is left without its pair and the sweep as planned
-    is what is judged."""
+    """Leave out the runs a signal stopped in a round of repeats the
+    nightly added to decide its times.  Only those: a run of the round
+    that ended, ok or failed (a panic), still counts, whatever happened
+    to the rest of its round."""
     for entry in entries:
+        if entry.get("outcome") not in STOPPED:
+            continue
         entry["superseded"] = True
         entry["superseded_why"] = f"repeat {repeat} was interrupted " \
             "while the nightly decided its times"
@@ -103,8 +131,11 @@ def drop_round(doc, entries, repeat):
 def drop_unfinished_rounds(doc):
     """drop_round() of every added round an interrupted sweep left
     unfinished, in memory, for a manifest written before the nightly
-    marked such rounds itself.  Returns the (topology, repeat) rounds
-    left out."""
+    recorded its rounds: each is recorded as stopped, so that only the
+    runs it made are expected.  Returns the (topology, repeat) rounds
+    left unfinished."""
+    if doc.get("rounds"):
+        return set()        # the nightly recorded its rounds itself
     planned = (doc.get("sweep") or {}).get("repeat", 1)
     variants = (doc.get("sweep") or {}).get("variants") or []
     rounds = {}
@@ -120,6 +151,10 @@ def drop_unfinished_rounds(doc):
         if any(e.get("outcome") in STOPPED for e in entries) or \
                 len(entries) < len(variants):
             drop_round(doc, entries, key[1])
+            doc.setdefault("rounds", []).append(
+                {"repeat": key[1], "topologies": [key[0]],
+                 "variants": variants, "status": "stopped",
+                 "why": "left unfinished by an interrupted sweep"})
             dropped.add(key)
     if dropped:
         doc["status"], doc["partial_reason"] = "complete", None
