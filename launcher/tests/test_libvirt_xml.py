@@ -329,9 +329,13 @@ def test_kernel_console_results_and_reboot():
         planned.topo, "tcg", "libvirt")
     assert root.findtext("os/cmdline").startswith("console=ttyS0 ")
     assert root.findtext("on_reboot") == "destroy"
-    assert root.find("devices/serial/source").get("path") == "/r/console.log"
+    # Streams, not files: virtlogd would roll files over at 2 MiB.
+    assert root.find("devices/serial").get("type") == "pty"
+    assert root.find("devices/serial/source") is None
     channel = root.find("devices/channel")
-    assert channel.find("source").get("path") == "/r/results.stream"
+    assert channel.get("type") == "unix"
+    assert channel.find("source").get("mode") == "bind"
+    assert "/r/" not in domain_xml.render(root).replace("/r/initrd", "")
     assert channel.find("target").get("name") == "org.blkscale.results"
     assert root.findtext("seclabel/label") == "+7:+8"
     assert root.find("seclabel").get("relabel") == "no"

@@ -6,11 +6,12 @@ VIR_DOMAIN_START_AUTODESTROY: libvirtd destroys it when our connection
 closes, so even a launcher killed with SIGKILL leaves no domain behind;
 shutdown() (and leaving the `with` block) destroys it at once.
 
-With staging "volumes" (staging.py) the domain's files are first sent to
-the host's storage pool, the domain is created paused, its console and
-results channel are opened as streams copied into the run's local files,
-and only then does the guest run: no byte of either is lost.  Its volumes
-are deleted when it ends.
+The domain is created paused, its console and results channel are opened
+as streams copied into the run's local files, and only then does the
+guest run: no byte of either is lost (libvirt's file chardevs go through
+virtlogd, which rolls them over at 2 MiB).  With staging "volumes"
+(staging.py) the domain's files are first sent to the host's storage pool,
+and its volumes are deleted when it ends.
 """
 
 import os
@@ -97,10 +98,12 @@ class Domain:
     late_phase = "attach live"
 
     def __init__(self, uri=daemon.SYSTEM_URI, stager=None, make_xml=None,
-                 late=None):
+                 late=None, local=None):
         self.uri = uri
         # Staged through volumes: the Stager, and (XML, Late) of its files.
         self.stager, self._make_xml = stager, make_xml
+        # The run's files the console and results streams are copied into.
+        self._local = stager.local if stager is not None else local
         # The SCSI disks attached after the domain starts (livedisks.py).
         self.late = late or livedisks.Late()
         self.late_added = None
@@ -215,15 +218,14 @@ class Domain:
                     # QEMU's start is timed from here, as for shared files.
                     self.staging_s = time.monotonic() - self.spawned_at
                     self.spawned_at = time.monotonic()
-                paused = self.stager is not None or self.late.disks
-                if paused:
-                    flags |= libvirt.VIR_DOMAIN_START_PAUSED
+                # Paused until the streams are open: no byte is lost.
+                flags |= libvirt.VIR_DOMAIN_START_PAUSED
                 result["dom"] = dom = self._conn.createXML(self.xml, flags)
-                if self.stager is not None and not self._cancel.is_set():
+                if not self._cancel.is_set():
                     self._open_streams(dom)
                 if self.late.disks and not self._cancel.is_set():
                     self._attach(dom)
-                if paused and not self._cancel.is_set():
+                if not self._cancel.is_set():
                     dom.resume()
             except livedisks.AttachError as e:
                 result["attach"] = e
@@ -288,7 +290,7 @@ class Domain:
     def _open_streams(self, dom):
         """The console and results channel, copied into the run's local
         files; opened while the domain is paused."""
-        local = self.stager.local
+        local = self._local
         for path in (local.console, local.results):
             open(path, "ab").close()
         for path, opener, name in (
@@ -452,7 +454,7 @@ def for_run(planned, files, variant, accel, uri, tmpdir, staging=None):
             lambda n: domain_xml.split_xml(planned, files, variant, accel,
                                            name, late=n), planned, uri,
             files)
-        domain = Domain(uri, late=late)
+        domain = Domain(uri, late=late, local=files)
         domain.configure(xml, name)
         return domain
 

@@ -273,28 +273,22 @@ def _addressable(controller, record):
         (controller, record.target, record.lun), DRIVE_ADDRESS_MAX))
 
 
-def _results_port(devices, files, streams=False):
-    """Console and results: files the launcher reads on this machine, or,
-    when the host shares no file with the launcher, what libvirt hands
-    over as streams: a pty console (virDomainOpenConsole) and a channel
-    on a UNIX socket whose path libvirt picks (virDomainOpenChannel takes
-    nothing else)."""
+def _results_port(devices):
+    """Console and results as libvirt hands them over, streams: a pty
+    console (virDomainOpenConsole) and a channel on a UNIX socket whose
+    path libvirt picks (virDomainOpenChannel takes nothing else).  Not
+    files: libvirt opens a file chardev through virtlogd, which rolls it
+    over at 2 MiB (virtlogd.conf max_size), and the results of thousands
+    of disks pass that."""
     ctrl = ET.SubElement(devices, "controller", type="virtio-serial",
                          index="0", model="virtio-non-transitional",
                          ports="2", vectors="2")
     ET.SubElement(ctrl, "address", type="pci", domain="0x0000", bus="0x00",
                   slot=f"{RESULTS_SLOT:#04x}", function="0x0")
-    kind = "pty" if streams else "file"
-    serial = ET.SubElement(devices, "serial", type=kind)
-    if not streams:
-        ET.SubElement(serial, "source", path=files.console)
+    serial = ET.SubElement(devices, "serial", type="pty")
     ET.SubElement(serial, "target", port="0")
-    channel = ET.SubElement(devices, "channel",
-                            type="unix" if streams else "file")
-    if streams:
-        ET.SubElement(channel, "source", mode="bind")
-    else:
-        ET.SubElement(channel, "source", path=files.results)
+    channel = ET.SubElement(devices, "channel", type="unix")
+    ET.SubElement(channel, "source", mode="bind")
     ET.SubElement(channel, "target", type="virtio", name=RESULTS_PORT)
     ET.SubElement(channel, "address", type="virtio-serial", controller="0",
                   bus="0", port="1")
@@ -351,7 +345,7 @@ def _build(planned, files, variant, accel="tcg", name=None, label=None,
     b.devices = ET.SubElement(dom, "devices")
     # Nothing on PCI that the layout did not place.
     ET.SubElement(b.devices, "controller", type="usb", model="none")
-    _results_port(b.devices, files, streams=staging == "volumes")
+    _results_port(b.devices)
     b.args += ["-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off"]
     b.bridges()
     b.globals()
