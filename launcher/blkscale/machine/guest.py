@@ -22,6 +22,26 @@ CLOCK_ARGS = {"tsc": "tsc=reliable", "hpet": "clocksource=hpet",
               "kernel": ""}
 
 
+def max_vcpus(topo, accel):
+    """The vCPUs QEMU's machine may have (-smp's maxcpus), of which
+    guest.vcpus are present.
+
+    Under TCG, QEMU before 8.1 (Debian's 7.2) generates the code of a
+    machine that can only have one vCPU without host memory barriers and
+    with its atomic instructions as a plain load and store, while its
+    device emulation reads and writes guest memory from other threads.
+    virtio's interrupt suppression needs a full barrier on both sides: a
+    one-vCPU boot of 512 virtio-scsi LUNs lost a completion (used ring
+    ahead of the guest, no interrupt, the guest idle for good) about one
+    time in 20 to 70.  A second possible vCPU, never present (the guest
+    sees one CPU and one it could hot-plug), makes QEMU generate parallel
+    code (bench/evidence/20261205-one-vcpu-hang/).
+    """
+    if accel != "kvm" and topo.guest.vcpus == 1:
+        return 2
+    return topo.guest.vcpus
+
+
 def console_kind(topo, backend="qemu"):
     """"quiet", "virtio" or "serial": guest.console with auto resolved.
     backend is kept for a choice that depends on it (libvirt streams only
