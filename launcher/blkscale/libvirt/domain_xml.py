@@ -41,7 +41,8 @@ from ..errors import TopologyError
 from ..machine import model
 from ..machine.disks import (blockdev_args, changed_props, controller_id,
                              global_args, node_name, shared_props)
-from ..machine.guest import RESULTS_PORT, firmware_rom, kernel_cmdline
+from ..machine.guest import (RESULTS_PORT, firmware_rom, kernel_cmdline,
+                             max_vcpus)
 from ..topology.layout import RESULTS_SLOT
 from . import livedisks
 
@@ -323,7 +324,10 @@ def _build(planned, files, variant, accel="tcg", name=None, label=None,
     ET.SubElement(dom, "name").text = name or domain_name(topo, variant)
     ET.SubElement(dom, "description").text = topo.description
     ET.SubElement(dom, "memory", unit="MiB").text = str(topo.guest.memory_mib)
-    ET.SubElement(dom, "vcpu").text = str(topo.guest.vcpus)
+    vcpu = ET.SubElement(dom, "vcpu")
+    vcpu.text = str(max_vcpus(topo, accel))
+    if topo.guest.vcpus != max_vcpus(topo, accel):
+        vcpu.set("current", str(topo.guest.vcpus))
     os_el = ET.SubElement(dom, "os")
     ET.SubElement(os_el, "type", arch="x86_64", machine="pc").text = "hvm"
     rom = firmware_rom(topo)

@@ -22,6 +22,26 @@ CLOCK_ARGS = {"tsc": "tsc=reliable", "hpet": "clocksource=hpet",
               "kernel": ""}
 
 
+def max_vcpus(topo, accel):
+    """The vCPUs QEMU's machine may have (-smp's maxcpus), of which
+    guest.vcpus are present.
+
+    Under TCG, QEMU (Debian's 7.2) translates the code of a machine that
+    can only have one vCPU with no host barriers and its atomic
+    instructions as a plain load and store, while device emulation reads
+    and writes guest memory from other threads.  virtio's interrupt
+    suppression needs a full barrier on both sides: a one-vCPU boot of
+    512 virtio-scsi LUNs lost a completion (used ring ahead of the guest,
+    no interrupt, the guest idle for good) in 1 of 70 boots on a busy
+    host, 3 of about 35 on an idle one.  A second possible vCPU, never
+    present (the guest sees one CPU and one it could hot-plug), makes
+    QEMU translate for parallel vCPUs (bench/evidence/20261205-one-vcpu-hang/).
+    """
+    if accel != "kvm" and topo.guest.vcpus == 1:
+        return 2
+    return topo.guest.vcpus
+
+
 def console_kind(topo, backend="qemu"):
     """"quiet", "virtio" or "serial": guest.console with auto resolved.
     backend is kept for a choice that depends on it (libvirt streams only

@@ -17,7 +17,7 @@ from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
                              shared_props)
 from ..machine.files import sample_files
 from ..machine.guest import (RESULTS_PORT, console_kind, firmware_rom,
-                             kernel_cmdline)
+                             kernel_cmdline, max_vcpus)
 from . import diskstart
 
 
@@ -49,6 +49,15 @@ def scsi_bus_path(bus, ctrl):
     return f"{path}/{ctrl}/virtio-bus/virtio-scsi-device/{ctrl}.0"
 
 
+def smp(topo, accel):
+    """-smp: the vCPUs present, and the most the machine may have when
+    that is more (machine/guest.py, max_vcpus)."""
+    most = max_vcpus(topo, accel)
+    if most == topo.guest.vcpus:
+        return str(topo.guest.vcpus)
+    return f"{topo.guest.vcpus},maxcpus={most}"
+
+
 def build_argv(planned, files, variant, accel, qemu):
     """The complete QEMU argv for one variant of a planned topology."""
     topo = planned.topo
@@ -61,7 +70,7 @@ def build_argv(planned, files, variant, accel, qemu):
     rom = firmware_rom(topo)
     if rom:
         argv += ["-bios", rom]
-    argv += ["-m", f"{topo.guest.memory_mib}M", "-smp", str(topo.guest.vcpus),
+    argv += ["-m", f"{topo.guest.memory_mib}M", "-smp", smp(topo, accel),
              "-nodefaults", "-no-user-config", "-display", "none",
              "-no-reboot",
              # No ACPI hot-plug tables for hundreds of bridge slots.
