@@ -19,6 +19,26 @@ def _wait_for(predicate, timeout=30):
     return False
 
 
+
+def _nightly_interrupted_in_added_repeat(bench_env, bases, env):
+    """The nightly with env's fake launcher, SIGINT once the added repeat
+    sleeps: (the process, its stdout, its stderr)."""
+    proc = subprocess.Popen(bench_env.argv("nightly", "--baselines",
+                                           str(bases), "--repeat", "3",
+                                           run_id="n"),
+                            env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(lambda: any(c.startswith("sleeping")
+                                     for c in bench_env.calls())), \
+            "the added repeat never started"
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    return proc, out, err
+
 def _alive(pid):
     try:
         os.kill(pid, 0)
@@ -78,20 +98,8 @@ def test_interrupting_the_added_repeats_keeps_the_sweep(bench_env):
     env = dict(bench_env.env, FAKE_REPEAT_FACTORS="1,3,1",
                FAKE_VARIANT="patched", FAKE_MODE="sleep",
                FAKE_ONLY_REPEAT="4")
-    proc = subprocess.Popen(bench_env.argv("nightly", "--baselines",
-                                           str(bases), "--repeat", "3",
-                                           run_id="n"),
-                            env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        assert _wait_for(lambda: any(c.startswith("sleeping")
-                                     for c in bench_env.calls())), \
-            "the added repeat never started"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc, out, err = _nightly_interrupted_in_added_repeat(bench_env, bases,
+                                                          env)
     assert proc.returncode == 130, out + err
     assert "nightly verdict: INCONCLUSIVE" in out
     m = bench_env.manifest("n")
@@ -113,20 +121,8 @@ def test_a_panic_in_an_interrupted_added_round_still_fails(bench_env):
     env = dict(bench_env.env, FAKE_REPEAT_FACTORS="1,3,1",
                FAKE_VARIANT="patched", FAKE_MODE="panic",
                FAKE_MODE_OTHER="sleep", FAKE_ONLY_REPEAT="4")
-    proc = subprocess.Popen(bench_env.argv("nightly", "--baselines",
-                                           str(bases), "--repeat", "3",
-                                           run_id="n"),
-                            env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    try:
-        assert _wait_for(lambda: any(c.startswith("sleeping")
-                                     for c in bench_env.calls())), \
-            "the added repeat never started"
-        proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=60)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
+    proc, out, err = _nightly_interrupted_in_added_repeat(bench_env, bases,
+                                                          env)
     assert proc.returncode == 130, out + err
     assert "nightly verdict: REGRESSION" in out
     assert "RUN-FAILED  small patched: repeat 4: panic" in out
