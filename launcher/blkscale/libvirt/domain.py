@@ -221,10 +221,13 @@ class Domain:
                 # Paused until the streams are open: no byte is lost.
                 flags |= libvirt.VIR_DOMAIN_START_PAUSED
                 result["dom"] = dom = self._conn.createXML(self.xml, flags)
-                if not self._cancel.is_set():
-                    self._open_streams(dom)
+                # The late disks before the streams: a stream waiting
+                # for data holds the connection's socket, and each call
+                # would wait for libvirt's 5 s keepalive to get it back.
                 if self.late.disks and not self._cancel.is_set():
                     self._attach(dom)
+                if not self._cancel.is_set():
+                    self._open_streams(dom)
                 if not self._cancel.is_set():
                     dom.resume()
             except livedisks.AttachError as e:
