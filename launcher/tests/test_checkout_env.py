@@ -10,7 +10,8 @@ from blkscale_cli.checkout import give_back_environment, package_folders
 def test_the_checkout_folders_leave_pythonpath_again():
     ours = ":".join(package_folders())
     assert ours == ":".join(str(REPO / d)
-                            for d in ("launcher", "bench", "reports"))
+                            for d in ("cli", "launcher", "bench",
+                                        "reports"))
     env = {"PYTHONPATH": ours + ":/users/own", "HOME": "/h"}
     give_back_environment(env)
     assert env == {"PYTHONPATH": "/users/own", "HOME": "/h"}

@@ -16,7 +16,7 @@ import subprocess
 from launchertest import REPO
 
 PACKAGES = {"blkscale": REPO / "launcher" / "blkscale",
-            "blkscale_cli": REPO / "launcher" / "blkscale_cli",
+            "blkscale_cli": REPO / "cli" / "blkscale_cli",
             "blkscale_bench": REPO / "bench" / "blkscale_bench",
             "blkscale_reports": REPO / "reports" / "blkscale_reports"}
 BELOW = {"blkscale": set(),
