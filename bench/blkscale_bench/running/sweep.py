@@ -16,9 +16,9 @@ import sys
 import time
 
 from blkscale import paths
+from blkscale import qemubinary as qemu_binary
 from blkscale.errors import InputError
 from blkscale.figures import hostload
-from blkscale.qemu import binary as qemu_binary
 from blkscale.results.manifest import Manifest, drop_round
 from blkscale.results.read import read_manifest
 

@@ -3,12 +3,13 @@
 import json
 
 from .. import paths
+from .. import qemubinary as binary
 from ..errors import TopologyError, UsageError
 from ..guestlink import layers, planfiles
 from ..libvirt.backend import LibvirtBackend
 from ..machine import diskroom
 from ..machine.guest import kernel_cmdline
-from ..qemu import binary, startcost
+from ..qemu import startcost
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
 from . import prepare_with_start

@@ -8,11 +8,11 @@ import tempfile
 from pathlib import Path
 
 from .. import backends, paths, provenance
+from .. import qemubinary as qemu_binary
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..guestlink import layers
 from ..names import RUN_ID, VARIANT
-from ..qemu import binary as qemu_binary
 from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
