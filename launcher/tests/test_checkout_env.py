@@ -27,3 +27,15 @@ def test_a_pythonpath_of_the_users_own_stays():
         give_back_environment(env)
         assert env == {"PYTHONPATH": value}
 
+
+
+def test_home_is_taken_before_the_subcommand_only():
+    from blkscale_cli.home import take_home
+    for argv, home in ((["--home", "/h", "plan", "t"], "/h"),
+                       (["--home=/h/", "plan"], "/h"),
+                       (["--version"], None),
+                       (["plan", "--home", "/h"], None),
+                       (["validate", "--home"], None)):
+        env = {}
+        take_home(argv, env)
+        assert env.get("BLKSCALE_HOME") == home, argv

@@ -212,7 +212,7 @@ def test_the_graph_is_read_from_the_code():
     assert "blkscale.topology" in graph["blkscale.commands"]
     assert "blkscale.figures.stats" in graph["blkscale.figures.bootcurve"]
     assert {"blkscale.commands", "blkscale_bench.commands",
-            "blkscale_reports.commands"} <= graph["blkscale_cli.main"]
+            "blkscale_reports.commands"} <= graph["blkscale_cli.dispatch"]
     assert len(graph) > 140
 
 
