@@ -63,7 +63,8 @@ def clock_kind(topo, accel):
     return kind
 
 
-def kernel_cmdline(topo, accel="tcg", backend="qemu"):
+def kernel_cmdline(topo, accel="tcg"):
+    """The guest kernel's command line, the same for either backend."""
     kind = console_kind(topo)
     base = BASE_CMDLINE
     if kind == "virtio":
