@@ -52,9 +52,12 @@ def test_starters_provide_the_interface(cls, instance):
 
 def test_the_backend_is_chosen_by_name():
     assert backends.chosen("qemu", "q").name == "qemu"
-    libvirt = backends.chosen("libvirt", "q", "qemu+ssh://h/system")
+    libvirt = backends.chosen("libvirt", None, "qemu+ssh://h/system")
     assert (libvirt.name, libvirt.staging) == ("libvirt", "volumes")
-    assert [backends.chosen(n, "q").name for n in backends.NAMES] == \
+    assert [backends.chosen(n).name for n in backends.NAMES] == \
         list(backends.NAMES)
+    # libvirt starts its host's own QEMU, no other.
+    with pytest.raises(UsageError, match="--qemu: the libvirt backend "):
+        backends.chosen("libvirt", "q")
     with pytest.raises(UsageError, match="--staging: needs --backend libvirt"):
         backends.chosen("qemu", "q", staging="volumes")

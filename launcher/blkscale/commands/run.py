@@ -118,9 +118,6 @@ def main(args):
     topo = planned.topo
     variants = _variants(args, topo)
     qemu = qemu_binary.resolve(args.qemu, topo)
-    if args.backend == "libvirt" and qemu != paths.qemu_binary():
-        raise UsageError("--qemu: the libvirt backend starts its host's "
-                         "own QEMU; use --backend qemu")
     backend = backends.chosen(args.backend, qemu, args.libvirt_uri,
                               args.staging)
     if args.dry_run:

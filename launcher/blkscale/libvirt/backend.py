@@ -52,9 +52,19 @@ class LibvirtBackend:
     def host_line(facts):
         return hostcheck.line(facts)
 
+    @staticmethod
+    def starts(qemu):
+        """Whether a run through libvirt starts this QEMU binary: libvirt
+        starts its host's own, the distro's."""
+        return qemu == paths.qemu_binary()
+
     def __init__(self, uri=SYSTEM_URI, staging_mode=None, local=None):
         """local: the QEMU backend of this machine, which chooses the
-        accelerator when the daemon runs here too."""
+        accelerator when the daemon runs here too; refused if its binary
+        is not one libvirt starts."""
+        if local is not None and not self.starts(local.qemu):
+            raise UsageError("--qemu: the libvirt backend starts its host's "
+                             "own QEMU; use --backend qemu")
         self.uri = uri
         self.staging_asked = staging_mode
         self.staging = staging_mode or self.default_staging(uri)
