@@ -98,10 +98,16 @@ def test_fault(mode, status, kind, message, console, built, tmp_path):
     assert console in out.stderr
     if mode == "hang":
         # Where the vCPUs were when it was stopped: /init sleeps, so
-        # every vCPU is halted, and the message says so.
-        assert "--- the vCPUs when the run was stopped ---" in out.stderr
+        # every vCPU is halted, and the message says so; every disk's
+        # queue was read and none owes the guest anything.
+        assert "--- the vCPUs and virtqueues when the run was stopped ---" \
+            in out.stderr
         assert re.search(r"\+0\.0 s vCPU 0: ", out.stderr), out.stderr
         assert re.search(r"; vCPU 0 halted \(idle", out.stdout), out.stdout
+        m = re.search(r"virtio: (\d+) request queues of (\d+) disk "
+                      r"controllers read, 0 in trouble", out.stderr)
+        assert m and int(m.group(1)) >= 5, out.stderr
+        assert "; virtio " not in out.stdout
 
 
 def test_qemu_killed_mid_boot(built, tmp_path):

@@ -19,6 +19,7 @@ from . import hotplug
 from .machine import Machine
 from . import profiler as profiler_mod
 from .profiler import GuestProfiler
+from . import virtqueues
 from .qmp import QmpError
 from . import startcost
 
@@ -109,16 +110,23 @@ class QemuBackend:
 
     def vcpu_snapshot(self, machine, variant):
         """Where the vCPUs are, from their registers and stacks over QMP,
-        named from the variant's System.map; nothing without one.  A
+        named from the variant's System.map (nothing without one), and
+        the virtqueues in trouble (virtqueues.py).  A
         diagnosis must not turn a hang into another error: a monitor that
         does not answer as QEMU's does gives one line saying so."""
+        lines = []
         try:
             system_map = paths.kernel_dir(variant) / "System.map"
-            if not system_map.is_file():
-                return []
-            return profiler_mod.snapshot(machine.hmp, system_map)
+            if system_map.is_file():
+                lines += profiler_mod.snapshot(machine.hmp, system_map)
         except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
-            return [f"the vCPUs could not be read: {e}"]
+            lines.append(f"the vCPUs could not be read: {e}")
+        # Whether a device owes the halted guest an interrupt.
+        try:
+            lines += virtqueues.snapshot(machine.qmp, machine.hmp)
+        except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
+            lines.append(f"virtio: the queues could not be read: {e}")
+        return lines
 
 
 def _binary(flag, topo):

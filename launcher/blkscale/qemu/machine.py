@@ -177,6 +177,13 @@ class Machine:
             return None
         return self.qmp_disks_added, self.start.qmp_disks
 
+    def qmp(self, name, **arguments):
+        """One QMP command, answered within 5 s (a diagnosis)."""
+        if self._qmp is None:
+            raise QmpError("QMP is not connected")
+        return self._qmp.command(name, deadline=time.monotonic() + 5,
+                                 alive=self.is_running, **arguments)
+
     def hmp(self, command, cpu_index=None):
         """A human monitor command over QMP (the profiler's register reads)."""
         if self._qmp is None:

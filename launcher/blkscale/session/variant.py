@@ -368,7 +368,7 @@ def run_variant(planned, variant, run_id, out_dir, opts):
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-SNAPSHOT_HEADER = "--- the vCPUs when the run was stopped ---"
+SNAPSHOT_HEADER = "--- the vCPUs and virtqueues when the run was stopped ---"
 
 
 def _stuck(error, message, machine, watcher, ctx, opts):
@@ -384,6 +384,10 @@ def _stuck(error, message, machine, watcher, ctx, opts):
     if last:
         message += "; " + ", ".join(f"vCPU {cpu} {where}"
                                     for cpu, where in sorted(last.items()))
+    # The first queue a device left the guest waiting on (virtqueues.py).
+    trouble = [ln for ln in lines if ln.startswith("virtio ")]
+    if trouble:
+        message += "; " + trouble[0]
     tail = watcher.tail()
     if lines:
         tail = "\n".join(t for t in (tail, SNAPSHOT_HEADER, *lines) if t)
