@@ -2,7 +2,7 @@
 before any canary kernel boots: the judged run's patched kernel renamed
 `patched-again` (an A/A pair against the patched baseline) must not be
 a regression, and renamed `canary` with the canary's costs laid on its
-figures (register_blkdev 1.2x, 4 KiB more slab per disk) must be one
+figures (register_blkdev 1.2x, 8 KiB more slab per disk) must be one
 that names the injected figures.  Each sweep file names the baseline its
 variant is judged against (`baselines`); without it the variant has
 none and fails for that reason alone."""
@@ -19,8 +19,8 @@ from blkscale.paths import REPO
 EVIDENCE = REPO / "bench" / "evidence" / "20261204-nightly-judged"
 BASELINES = REPO / "bench" / "baselines"
 SWEEPS = REPO / "bench" / "sweeps"
-# The canary's ballast: one 4 KiB allocation per disk added.
-SLAB_KIB = 4.0
+# The canary's ballast: one 8 KiB allocation per disk added.
+SLAB_KIB = 8.0
 
 
 def _renamed(src, dst, name, edit=None):
@@ -111,7 +111,7 @@ def _canary_costs(doc):
 
 
 def test_the_canary_costs_are_named(tmp_path):
-    """Register cost 1.2x and 4 KiB more slab per disk (about 9%), on
+    """Register cost 1.2x and 8 KiB more slab per disk (about 18%), on
     the real repeats: both named, whatever the loaded boot times say."""
     run = _renamed(EVIDENCE, tmp_path / "canary", "canary", _canary_costs)
     out, doc = _judge(run, "nightly-canary.toml")

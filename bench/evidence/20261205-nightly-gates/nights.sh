@@ -1,0 +1,30 @@
+#!/bin/bash
+# The nightly's gated part on the A/A pair and on the canary, night after
+# night, alternating which goes first: `nights.sh N` runs N nights of
+# each and appends a line per night to nights.tsv (the verdict's exit
+# status, wall time, the host's load before and after).  Run from the
+# repository's top after `make kernel initramfs VARIANTS='canary
+# patched-again'`.
+set -u
+n=${1:?usage: $0 NIGHTS}
+here=$(dirname "$0")
+record=$here/nights.tsv
+[ -s "$record" ] ||
+	printf 'night\tsweep\trun_id\tstarted_utc\texit\twall_s\tload1_before\tload1_after\n' >"$record"
+for i in $(seq 1 "$n"); do
+	if [ $((i % 2)) -eq 1 ]; then order="aa canary"; else order="canary aa"; fi
+	for which in $order; do
+		id=$(date -u +%Y%m%d-%H%M%S)-$which
+		started=$(date -u +%FT%TZ)
+		load0=$(cut -d' ' -f1 /proc/loadavg)
+		t0=$(date +%s)
+		./blkscale nightly --sweep "bench/sweeps/nightly-$which.toml" \
+			--run-id "$id" >"$here/$id.txt" 2>&1
+		rc=$?
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$i" "$which" "$id" \
+			"$started" "$rc" "$(($(date +%s) - t0))" "$load0" \
+			"$(cut -d' ' -f1 /proc/loadavg)" >>"$record"
+		[ $rc -eq 130 ] && exit 130
+	done
+done
+exit 0
