@@ -31,10 +31,10 @@ import time
 from pathlib import Path
 
 from blkscale import commands, paths
+from blkscale import qemubinary as qemu_binary
 from blkscale.machine.files import RunFiles
 from blkscale.errors import UsageError
 from blkscale.qemu import argv as qargv
-from blkscale.qemu import binary as qemu_binary
 from blkscale.qemu import diskstart, hotplug
 from blkscale.qemu.machine import Machine
 

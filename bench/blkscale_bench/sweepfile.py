@@ -40,8 +40,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from blkscale import qemubinary as qemu_binary
 from blkscale.names import VARIANT
-from blkscale.qemu import binary as qemu_binary
 from blkscale.paths import REPO
 
 from blkscale.figures import hostload, metrics

@@ -2,8 +2,7 @@
 the baseline: pass, fail and straddling cases, and /proc/devices at
 every registered count both kernels measured."""
 
-from blkscale.figures import loadband, metrics
-from blkscale_bench.judging import ceilings, compare
+from blkscale.figures import ceilings, compare, loadband, metrics
 from blkscale.figures.stats import Summary
 
 

@@ -123,7 +123,7 @@ def test_table_without_floors():
 
 
 def test_nightly_messages_carry_the_floor():
-    from blkscale_bench.judging import compare
+    from blkscale.figures import compare
     limit = {"max_ratio": 1.5, "gate": False}
     near = compare.judge("t", "stock", "register_p50_ns", 1000, 1000, limit)
     far = compare.judge("t", "stock", "lookup_p50_ns", 11000, 11000, limit)

@@ -1,8 +1,8 @@
 """A figure the baseline has but the sweep lacks is reported and fails;
 so does a run without results and a variant without a baseline."""
 
-from blkscale.figures import metrics
-from blkscale_bench.judging import compare, runcheck
+from blkscale.figures import compare, metrics
+from blkscale_bench.judging import runcheck
 
 LIMITS = metrics.thresholds("stock")
 

@@ -2,8 +2,7 @@
 improves is never one.  Each figure comes from three repeats: a time of
 one repeat has no spread and decides nothing."""
 
-from blkscale.figures import metrics
-from blkscale_bench.judging import compare
+from blkscale.figures import compare, metrics
 from blkscale.figures.stats import Summary
 
 LIMITS = metrics.thresholds("stock")

@@ -2,8 +2,7 @@
 directions (a time that grows, a capacity that drops); an absolute time
 beyond its ratio only warns, its ratio to stock fails."""
 
-from blkscale.figures import metrics
-from blkscale_bench.judging import compare
+from blkscale.figures import compare, metrics
 from blkscale.figures.stats import Summary
 
 LIMITS = metrics.thresholds("stock")

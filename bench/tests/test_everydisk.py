@@ -5,7 +5,7 @@ PCI disk groups or without fio are not judged."""
 
 import copy
 
-from blkscale_bench.judging import compare, everydisk
+from blkscale.figures import compare, everydisk
 
 
 def _doc(disks=4, steps=("census", "fio")):

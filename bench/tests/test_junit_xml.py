@@ -2,7 +2,8 @@
 
 import xml.etree.ElementTree as ET
 
-from blkscale_bench.judging import compare, junit
+from blkscale.figures import compare
+from blkscale_bench.judging import junit
 
 
 def test_junit_wellformed(tmp_path):

@@ -8,7 +8,7 @@ value in every repeat; never a pass."""
 import json
 import xml.etree.ElementTree as ET
 
-from blkscale_bench.judging import compare
+from blkscale.figures import compare
 
 RATIO = "census_complete_s_vs_stock"
 

@@ -14,11 +14,11 @@ import statistics
 import pytest
 from scipy import stats as sps
 
-from blkscale.figures import loadband, metrics, onesided
+from blkscale.figures import compare, loadband, metrics, onesided
 from blkscale.figures.stats import Summary
 from blkscale.paths import REPO
 from blkscale_bench import repeats
-from blkscale_bench.judging import baseline, compare
+from blkscale_bench.judging import baseline
 
 JUDGED = REPO / "bench" / "evidence" / "20261204-nightly-judged"
 TOPO, CENSUS = "stress-1000", "census_complete_s_vs_stock"

@@ -14,7 +14,7 @@ import subprocess
 import pytest
 
 import fuzzrun
-from blkscale_reports import blktestshistory, blktestsverdict
+from blkscale_reports import blktestshistory, blktestsruns
 
 REPO = fuzzrun.REPO
 # The unmodified copy beside the project that tests and CI use.
@@ -80,9 +80,9 @@ def topology_with(topology, tests, path, reruns=None):
 def second_boot(topology, run_dir, variant, tests, env_extra, timeout,
                 reruns=None):
     """Boot one kernel again to run `tests` again, the tests that failed
-    only on the other one; its run lands where blktestsverdict.load_run
+    only on the other one; its run lands where blktestsruns.load_run
     finds it.  Returns run()'s answer."""
-    boot = blktestsverdict.second_boot(run_dir, variant)
+    boot = blktestsruns.second_boot(run_dir, variant)
     topo = topology_with(topology, tests, run_dir / f"{boot.name}.toml",
                          reruns)
     return run(topo, [variant], None, env_extra, timeout, results=run_dir,

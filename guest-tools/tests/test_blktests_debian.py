@@ -20,7 +20,7 @@ import warnings
 import pytest
 
 import blktestsrun
-from blkscale_reports import blktestsverdict as bv
+from blkscale_reports import blktestsruns as bv
 from blktestsrun import REPO, step
 
 TOPOLOGY = REPO / "topologies" / "blktests.toml"

@@ -5,7 +5,7 @@ topologies/blktests.toml: the block, loop, scsi, dm, md and nbd groups on
 a virtio-blk and a SCSI disk.  Every test that failed runs again in the
 same boot (plan.blktests.reruns); a test that failed on one kernel only
 runs again on the other in a second boot of just those tests.  From both
-kernels' reruns each such test gets a verdict (blktestsverdict):
+kernels' reruns each such test gets a verdict (blkscale/figures/blktests.py):
 
 - a regression fails this nightly;
 - a test that could not be run again (an oops stopped the reruns, a
@@ -36,7 +36,8 @@ import pytest
 
 import blktestsrun
 from blkscale_reports import blktestshistory as bh
-from blkscale_reports import blktestsverdict as bv
+from blkscale.figures import blktests as bt
+from blkscale_reports import blktestsruns as bv
 from blktestsrun import REPO, step
 
 TOPOLOGY = REPO / "topologies" / "blktests.toml"
@@ -69,7 +70,7 @@ def _boot(run_dir, variants):
         print(f"{variant}: {doc['blktests']['summary']}, "
               f"{doc['blktests']['wall_s']} s, reruns "
               f"{doc['blktests']['reruns']['tests']}")
-    todo = bv.pending(bv.load_run(run_dir, variants), *variants)
+    todo = bt.pending(bv.load_run(run_dir, variants), *variants)
     for variant, tests in todo.items():
         print(f"{variant}: second boot to run again {' '.join(tests)}")
         _, again, err2 = blktestsrun.second_boot(TOPOLOGY, run_dir, variant,
@@ -97,7 +98,7 @@ def night(request):
     docs = bv.load_run(run_dir, variants)
     assert all(docs.values()), f"{run_dir}: no results.json of " + \
         " or ".join(v for v in variants if not docs[v])
-    verdicts = bv.judge(docs, *variants)
+    verdicts = bt.judge(docs, *variants)
     for v in verdicts:
         if v.verdict != "pass":
             print(v.line())
@@ -155,7 +156,7 @@ def test_a_named_test_runs_again_on_both_kernels(tmp_path):
         assert status == 0, err
     docs = bv.load_run(tmp_path, VARIANTS)
     for variant in VARIANTS:
-        runs = bv.reruns(docs[variant])
+        runs = bt.reruns(docs[variant])
         assert sorted(runs) == [("block/003", "scsi-0"),
                                 ("block/003", "vblk-0")], variant
         for key, entries in runs.items():

@@ -7,7 +7,7 @@ import pytest
 
 import blktestsrun
 from blkscale.topology.load import load
-from blkscale_reports import blktestsverdict
+from blkscale_reports import blktestsruns
 
 TOPOLOGY = blktestsrun.REPO / "topologies" / "blktests.toml"
 
@@ -39,7 +39,7 @@ def test_a_topology_without_a_tests_line_is_refused(tmp_path):
 
 
 def test_second_boot_results_land_where_the_verdict_reads_them(tmp_path):
-    boot = blktestsverdict.second_boot(tmp_path, "stock-blktests")
+    boot = blktestsruns.second_boot(tmp_path, "stock-blktests")
     assert boot.parent == tmp_path
     assert boot.name == "second-boot-stock-blktests"
 

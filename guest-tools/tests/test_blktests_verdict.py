@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from blkscale_reports import blktestsverdict as bv
+from blkscale.figures import blktests as bt
+from blkscale_reports import blktestsruns as bv
 
 REF, NEW = "stock-blktests", "patched-blktests"
 
@@ -38,7 +39,7 @@ def verdicts(stock, patched, second=None):
     docs = {REF: [stock], NEW: [patched]}
     for x, d in (second or {}).items():
         docs[x].append(d)
-    return {v.test: v for v in bv.judge(docs, REF, NEW)}
+    return {v.test: v for v in bt.judge(docs, REF, NEW)}
 
 
 def test_fails_on_patched_every_time_is_a_regression():
@@ -114,9 +115,9 @@ def test_a_test_failing_on_one_kernel_needs_a_second_boot_of_the_other():
     patched = doc({"scsi/007": "failed", "block/024": "passed"},
                   [("scsi/007", F5)])
     docs = {REF: [stock], NEW: [patched]}
-    assert bv.pending(docs, REF, NEW) == {REF: ["scsi/007"],
+    assert bt.pending(docs, REF, NEW) == {REF: ["scsi/007"],
                                          NEW: ["block/024"]}
-    v = {x.test: x for x in bv.judge(docs, REF, NEW)}
+    v = {x.test: x for x in bt.judge(docs, REF, NEW)}
     assert v["scsi/007"].verdict == "not rerun"
     assert "no second boot ran it" in v["scsi/007"].reason
 
@@ -124,8 +125,8 @@ def test_a_test_failing_on_one_kernel_needs_a_second_boot_of_the_other():
 def test_reruns_off_ask_for_no_second_boot():
     docs = {REF: [doc({"scsi/007": "passed"}, requested=0)],
             NEW: [doc({"scsi/007": "failed"}, requested=0)]}
-    assert bv.pending(docs, REF, NEW) == {}
-    v = bv.judge(docs, REF, NEW)[0]
+    assert bt.pending(docs, REF, NEW) == {}
+    v = bt.judge(docs, REF, NEW)[0]
     assert v.verdict == "not rerun" and "reruns off" in v.reason
 
 
@@ -145,7 +146,7 @@ def test_a_run_directory_with_its_second_boot(tmp_path):
         NEW: [doc({"scsi/007": "failed"}, [("scsi/007", F5)])]})
     docs = bv.load_run(tmp_path, [REF, NEW])
     assert [len(docs[REF]), len(docs[NEW])] == [2, 1]
-    assert bv.judge(docs, REF, NEW)[0].verdict == "regression"
+    assert bt.judge(docs, REF, NEW)[0].verdict == "regression"
 
 
 def test_results_that_are_not_json_name_the_file(tmp_path):

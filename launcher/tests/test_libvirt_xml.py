@@ -326,7 +326,7 @@ def test_kernel_console_results_and_reboot():
     assert root.findtext("os/initrd") == "/r/initrd.cpio"
     # libvirt streams the serial console only: console=ttyS0
     assert root.findtext("os/cmdline") == guest.kernel_cmdline(
-        planned.topo, "tcg", "libvirt")
+        planned.topo, "tcg")
     assert root.findtext("os/cmdline").startswith("console=ttyS0 ")
     assert root.findtext("on_reboot") == "destroy"
     # Streams, not files: virtlogd would roll files over at 2 MiB.

@@ -128,3 +128,16 @@ def test_guest_qemu_must_be_a_string(tmp_path):
     assert out.returncode == 2
     assert "guest.qemu" in out.stderr and "string" in out.stderr
     assert os.path.basename(path) in out.stderr
+
+
+def test_libvirt_refuses_a_qemu_of_its_own(tmp_path, fake_env):
+    """libvirt starts its host's QEMU (LibvirtBackend.starts): another
+    binary is refused before anything starts."""
+    other = tmp_path / "qemu-system-x86_64"
+    other.symlink_to(FAKE_QEMU)
+    out, doc = _run(tmp_path, fake_env, "--qemu", other, "--backend",
+                    "libvirt")
+    assert out.returncode == 2 and doc is None
+    assert out.stderr == ("blkscale: --qemu: the libvirt backend starts its "
+                          "host's own QEMU; use --backend qemu\n")
+    assert not (tmp_path / "results").exists()

@@ -3,7 +3,7 @@ blktests step, one column per kernel variant, differences first.
 
 The reference variant is the run's (stock).  Where the guests ran failed
 tests again (results.json blktests.reruns, with a second boot's beside
-the run), the verdict is the reruns' (blktestsverdict): regression,
+the run), the verdict is the reruns' (blkscale/figures/blktests.py): regression,
 flaky, fails on both, fixed, with both kernels' pass counts; a test flaky
 for three nights in a row of the nightly's history says so.  Without
 reruns, a test that passes on the reference and fails on another variant
@@ -12,8 +12,10 @@ must explain (reports/README.md)."""
 
 from pathlib import Path
 
+from blkscale.figures import blktests as verdicts
+
 from . import blktestshistory
-from . import blktestsverdict as bv
+from . import blktestsruns as bv
 from .table import Table, fmt
 
 # What the page sorts by: regressions and what cannot be told from one,
@@ -83,7 +85,7 @@ def rerun_verdicts(run, docs, reference):
     for other in docs:
         if other == reference:
             continue
-        for v in bv.judge(every, reference, other):
+        for v in verdicts.judge(every, reference, other):
             out.setdefault((v.test, v.disk), []).append(v)
         if blktestshistory.is_nightly(run.path):
             night = Path(run.path)

@@ -10,7 +10,9 @@ no night: it neither breaks nor extends a run of flaky nights.
 
 from pathlib import Path
 
-from . import blktestsverdict as bv
+from blkscale.figures import blktests as verdicts
+
+from . import blktestsruns as bv
 
 NIGHTLY = "blktests-nightly"
 # A test flaky this many nights in a row is named in the report.
@@ -32,7 +34,7 @@ def nights(run_dir, variants):
 def flaky_tests(night_dir, reference, other):
     """{(test, disk)} that one night judged flaky."""
     docs = bv.load_run(night_dir, [reference, other])
-    return {(v.test, v.disk) for v in bv.judge(docs, reference, other)
+    return {(v.test, v.disk) for v in verdicts.judge(docs, reference, other)
             if v.verdict == "flaky"}
 
 

@@ -11,7 +11,7 @@ every failing case lists the figure's value in each repeat."""
 import socket
 import xml.etree.ElementTree as ET
 
-from .compare import (INCONCLUSIVE, MISSING, NO_BASELINE, REGRESSION,
+from blkscale.figures.compare import (INCONCLUSIVE, MISSING, NO_BASELINE, REGRESSION,
                       RUN_FAILED, WARN, limit_text, power_text)
 
 

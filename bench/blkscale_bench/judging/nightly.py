@@ -11,13 +11,14 @@ the repeats the nightly added (power.py).
 
 import os
 
-from blkscale.figures import bootcurve, clockfloor, loadband, metrics
+from blkscale.figures import (bootcurve, ceilings, clockfloor, compare,
+                              everydisk, loadband, metrics)
 from blkscale.results import history
 from blkscale.results.atomic import write_json_atomic
 from blkscale.results.read import NIGHTLY
 
 from .. import repeats
-from . import baseline, ceilings, compare, everydisk, junit, runcheck
+from . import baseline, junit, runcheck
 
 XML_NAME = "nightly.xml"
 JSON_NAME = NIGHTLY

@@ -21,7 +21,7 @@ id), its own `outcome` is ok, and the census's own consistency fields
 import json
 import os
 
-from . import compare
+from blkscale.figures import compare
 
 # Lines of the guest's console kept in the JUnit case of a failed run.
 CONSOLE_TAIL_LINES = 20

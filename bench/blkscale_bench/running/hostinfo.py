@@ -4,10 +4,10 @@ kernels, QEMU and the host they ran on."""
 import datetime
 import os
 
+from blkscale import qemubinary as binary
 from blkscale.hostfacts import host_cpu
 from blkscale.paths import REPO, qemu_binary
 from blkscale.provenance import git_state
-from blkscale.qemu import binary
 
 
 def now_iso():

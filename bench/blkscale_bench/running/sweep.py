@@ -15,10 +15,10 @@ import subprocess
 import sys
 import time
 
-from blkscale import paths
+from blkscale import qemubinary as qemu_binary
 from blkscale.errors import InputError
 from blkscale.figures import hostload
-from blkscale.qemu import binary as qemu_binary
+from blkscale.libvirt.backend import LibvirtBackend
 from blkscale.results.manifest import Manifest, drop_round
 from blkscale.results.read import read_manifest
 
@@ -64,7 +64,7 @@ def check_qemu(sweep):
         raise BenchError(sweep.qemu_where, sweep.qemu_field, problem)
 
     path = qemu_binary.resolve(sweep.qemu, refuse=refuse)
-    if sweep.hosts and path != paths.qemu_binary():
+    if sweep.hosts and not LibvirtBackend.starts(path):
         refuse(f"{qemu_binary.display(path)}: the libvirt hosts "
                f"({sweep.hosts_field}) start their own QEMU, the launcher's "
                "libvirt backend takes no other; use distro, or run without "

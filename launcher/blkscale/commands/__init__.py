@@ -3,7 +3,7 @@
 COMMANDS: the name of each (its module here) and its --help paragraph;
 the blkscale command (blkscale_cli) lists them with bench's and
 reports'.  Each that boots or plans starts with prepare(): the topology
-planned, and refused if QEMU could not be started with it.
+planned, and refused if the backend it is for could not start it.
 """
 
 from .. import topology
@@ -42,14 +42,24 @@ COMMANDS = {
 }
 
 
-def prepare(path, accel="tcg"):
-    return prepare_with_start(path, accel)[0]
+def prepare(path, accel="tcg", backend=None):
+    """The planned topology, refused by the backend's check() (the QEMU
+    backend's unless another is given)."""
+    planned = topology.prepare(path, accel)
+    check(planned, backend or QemuBackend())
+    return planned
 
 
 def prepare_with_start(path, accel="tcg"):
     """The planned topology and the QEMU backend's StartPlan (how QEMU
     would get its disks, which `plan` shows)."""
     planned = topology.prepare(path, accel)
-    start = QemuBackend().check(planned)
+    return planned, check(planned, QemuBackend())
+
+
+def check(planned, backend):
+    """What the backend refuses of a planned topology, then the host's
+    room for its file-backed disks; returns what its check() does."""
+    start = backend.check(planned)
     check_disk_room(planned.topo)
-    return planned, start
+    return start

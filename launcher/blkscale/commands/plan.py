@@ -3,12 +3,11 @@
 import json
 
 from .. import paths
-from ..errors import TopologyError, UsageError
 from ..guestlink import layers, planfiles
 from ..libvirt.backend import LibvirtBackend
 from ..machine import diskroom
 from ..machine.guest import kernel_cmdline
-from ..qemu import binary, startcost
+from ..qemu.backend import QemuBackend
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
 from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
 from . import prepare_with_start
@@ -88,32 +87,9 @@ def _majors(topo):
     return notes
 
 
-def _qemu_binary(flag, topo):
-    """shown() of the binary a run would start; a patched binary not
-    built yet is still named (the plan is for before `make qemu`)."""
-    try:
-        return binary.shown(binary.resolve(flag, topo))
-    except UsageError:
-        if binary.choice(flag, topo) != binary.PATCHED:
-            raise
-        record = binary.describe(str(binary.patched_path()))
-        record.update(path=binary.display(record["path"]),
-                      version="not built (run make qemu)")
-        return record
-
-
-def _qemu(flag, planned, start):
-    """The binary and its predicted start for the disks on QEMU's
-    command line (the SCSI disks added over QMP are not)."""
-    e = planned.topo.expected
-    on_cmdline = e["virtio"] + e["scsi"] - start.qmp_disks
-    return startcost.describe(_qemu_binary(flag, planned.topo), on_cmdline,
-                              start.qmp_disks)
-
-
 def _describe(planned, start, qemu):
     """The plan as a dict; start: the QEMU backend's StartPlan; qemu:
-    _qemu()'s view of the binary."""
+    --qemu's value (None: the topology's guest.qemu)."""
     topo, layout, res = planned.topo, planned.layout, planned.resources
     names = layout.blk_names()
     groups = []
@@ -162,9 +138,8 @@ def _describe(planned, start, qemu):
                  "argv_bytes": start.argv_bytes, "argv_limit": start.limit,
                  "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB,
                  "argv_full_bytes": start.full_bytes},
-        "libvirt": _libvirt(planned),
-        "disk_method": {"method": start.method, "reason": start.reason},
-        "qemu": qemu,
+        "libvirt": LibvirtBackend.describe(planned),
+        **QemuBackend.describe(planned, start, qemu),
         "qemu_memory": {"estimate_mib": res.qemu_kib // 1024,
                         "devices_mib": res.qemu_devices_kib // 1024,
                         "host_mib": res.host_kib // 1024},
@@ -243,8 +218,7 @@ def _text(planned, desc, all_buses):
               f"{h['argv_limit'] // 1024} KiB"
               + (f"; file-backed disks write about {h['disk_mib']} MiB "
                  "into TMPDIR" if h["disk_mib"] else ""),
-              _method_line(desc["disk_method"]),
-              *startcost.lines(desc["qemu"]), _libvirt_line(desc["libvirt"]),
+              *QemuBackend.lines(desc), *LibvirtBackend.lines(desc),
               _qemu_memory_line(desc["qemu_memory"], g["memory_mib"]),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
               f"of {g['memory_mib']} MiB ("
@@ -280,48 +254,10 @@ def _text(planned, desc, all_buses):
     return "\n".join(lines)
 
 
-def _method_line(method):
-    """How QEMU gets its disks (qemu/diskstart.py) and why."""
-    return f"disks reach QEMU by {method['method']}: {method['reason']}"
-
-
 def _qemu_memory_line(q, guest_mib):
     return (f"QEMU memory: about {q['estimate_mib']} MiB (guest RAM "
             f"{guest_mib} at most, QEMU and its disks {q['devices_mib']}) of "
             f"the host's {q['host_mib']} MiB")
-
-
-def _libvirt(planned):
-    """The libvirt backend's disks: on its command line or attached live
-    (libvirt/livedisks.py), by the estimate; why it refuses, if it does."""
-    try:
-        return LibvirtBackend.disk_plan(planned)
-    except TopologyError as e:
-        return {"refused": f"{e.field}: {e.problem}"}
-
-
-def _libvirt_line(lv):
-    if "refused" in lv:
-        return f"libvirt backend: refused: {lv['refused']}"
-    size = (f"command line about {lv['argv_bytes'] // 1024} KiB of "
-            f"{lv['budget'] // 1024} KiB (ARG_MAX {lv['arg_max'] // 1024} "
-            f"KiB less {lv['margin'] // 1024} KiB kept free)")
-    if not lv["late"]:
-        return f"libvirt backend: every disk on the command line, {size}"
-    return (f"libvirt backend: about {lv['late']} of {lv['scsi_disks']} "
-            f"SCSI disks attached live before the guest runs "
-            f"({lv['native']} with virDomainAttachDeviceFlags, "
-            f"{lv['late'] - lv['native']} through QEMU's monitor, at least "
-            f"{_duration(lv['attach_s'])} by the measured medians); {size}; "
-            "the run measures libvirt's own spelling")
-
-
-def _duration(seconds):
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:.1f} h"
 
 
 def _names(names):
@@ -332,7 +268,7 @@ def _names(names):
 
 def main(args):
     planned, start = prepare_with_start(args.topology)
-    desc = _describe(planned, start, _qemu(args.qemu, planned, start))
+    desc = _describe(planned, start, args.qemu)
     if args.json:
         print(json.dumps(desc, indent=1))
     else:

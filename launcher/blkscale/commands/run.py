@@ -7,18 +7,18 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import backends, paths, provenance
+from .. import backends, paths, provenance, topology
+from .. import qemubinary as qemu_binary
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..guestlink import layers
 from ..names import RUN_ID, VARIANT
-from ..qemu import binary as qemu_binary
 from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
 from ..session.variant import (Options, check_socket_dir, kernel_files,
                                now_iso, run_variant)
-from . import prepare
+from . import check
 from .runflags import add_qemu_argument, add_run_arguments
 
 
@@ -114,15 +114,15 @@ def main(args):
     if not 1 <= args.repeat <= repeats.MAX_REPEAT:
         raise UsageError(f"--repeat: {args.repeat}: use 1 to "
                          f"{repeats.MAX_REPEAT}")
-    planned = prepare(args.topology)
+    planned = topology.prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
     qemu = qemu_binary.resolve(args.qemu, topo)
-    if args.backend == "libvirt" and qemu != paths.qemu_binary():
-        raise UsageError("--qemu: the libvirt backend starts its host's "
-                         "own QEMU; use --backend qemu")
     backend = backends.chosen(args.backend, qemu, args.libvirt_uri,
                               args.staging)
+    # The topology refused by the backend it is for; the variants' own
+    # refusals (--profile's System.map) come with backend.check() below.
+    check(planned, backend)
     if args.dry_run:
         return _dry_run(planned, variants, args, backend)
 

@@ -20,7 +20,8 @@ def add_arguments(parser):
 
 
 def main(args):
-    planned = prepare(args.topology, accel=args.accel)
+    planned = prepare(args.topology, accel=args.accel,
+                      backend=LibvirtBackend())
     variant = args.variant or planned.topo.guest.variants[0]
     if not VARIANT.fullmatch(variant):
         raise UsageError(f"--variant: {variant!r} is not a variant name")

@@ -8,7 +8,7 @@ domain_xml.py, staging.py and domain.py.
 """
 
 from .. import paths
-from ..errors import UsageError
+from ..errors import TopologyError, UsageError
 from ..machine.backend import Accelerator
 from ..machine.files import RunFiles
 from . import domain, domain_xml, hostcheck, staging, uri as uri_form
@@ -52,9 +52,19 @@ class LibvirtBackend:
     def host_line(facts):
         return hostcheck.line(facts)
 
+    @staticmethod
+    def starts(qemu):
+        """Whether a run through libvirt starts this QEMU binary: libvirt
+        starts its host's own, the distro's."""
+        return qemu == paths.qemu_binary()
+
     def __init__(self, uri=SYSTEM_URI, staging_mode=None, local=None):
         """local: the QEMU backend of this machine, which chooses the
-        accelerator when the daemon runs here too."""
+        accelerator when the daemon runs here too; refused if its binary
+        is not one libvirt starts."""
+        if local is not None and not self.starts(local.qemu):
+            raise UsageError("--qemu: the libvirt backend starts its host's "
+                             "own QEMU; use --backend qemu")
         self.uri = uri
         self.staging_asked = staging_mode
         self.staging = staging_mode or self.default_staging(uri)
@@ -83,6 +93,38 @@ class LibvirtBackend:
         (libvirt/domain.py planned_late); TopologyError if none can
         start."""
         return domain.planned_late(planned)
+
+    @classmethod
+    def describe(cls, planned):
+        """What `plan` shows of this backend: its disks on the command
+        line or attached live (livedisks.py), by the estimate; why it
+        refuses the topology, if it does."""
+        try:
+            return cls.disk_plan(planned)
+        except TopologyError as e:
+            return {"refused": f"{e.field}: {e.problem}"}
+
+    @staticmethod
+    def lines(desc):
+        """describe()'s part of a plan (desc["libvirt"]), as `plan`
+        prints it."""
+        lv = desc["libvirt"]
+        if "refused" in lv:
+            return [f"libvirt backend: refused: {lv['refused']}"]
+        size = (f"command line about {lv['argv_bytes'] // 1024} KiB of "
+                f"{lv['budget'] // 1024} KiB (ARG_MAX "
+                f"{lv['arg_max'] // 1024} KiB less {lv['margin'] // 1024} "
+                "KiB kept free)")
+        if not lv["late"]:
+            return [f"libvirt backend: every disk on the command line, "
+                    f"{size}"]
+        return [f"libvirt backend: about {lv['late']} of "
+                f"{lv['scsi_disks']} SCSI disks attached live before the "
+                f"guest runs ({lv['native']} with "
+                f"virDomainAttachDeviceFlags, {lv['late'] - lv['native']} "
+                f"through QEMU's monitor, at least "
+                f"{_duration(lv['attach_s'])} by the measured medians); "
+                f"{size}; the run measures libvirt's own spelling"]
 
     def ready(self):
         """python3-libvirt importable and a libvirtd serving the URI
@@ -143,3 +185,11 @@ class LibvirtBackend:
     def vcpu_snapshot(self, machine, variant):
         """libvirt keeps the monitor: no registers to read."""
         return []
+
+
+def _duration(seconds):
+    if seconds < 120:
+        return f"{seconds} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:.1f} h"

@@ -1,5 +1,7 @@
 """What the guest boots with: kernel command line, firmware, results port."""
 
+from ..topology.model import console_kind
+
 RESULTS_PORT = "org.blkscale.results"
 # From Debian's qemu-system-data; SeaBIOS is QEMU's built-in default.
 QBOOT_ROM = "/usr/share/qemu/qboot.rom"
@@ -42,14 +44,6 @@ def max_vcpus(topo, accel):
     return topo.guest.vcpus
 
 
-def console_kind(topo, backend="qemu"):
-    """"quiet", "virtio" or "serial": guest.console with auto resolved.
-    backend is kept for a choice that depends on it (libvirt streams only
-    the serial port)."""
-    kind = topo.guest.console
-    return "quiet" if kind == "auto" else kind
-
-
 def log_buf_len(topo):
     """The kernel's log buffer for the quiet console, bytes (a power of
     two, as the kernel rounds it)."""
@@ -69,8 +63,9 @@ def clock_kind(topo, accel):
     return kind
 
 
-def kernel_cmdline(topo, accel="tcg", backend="qemu"):
-    kind = console_kind(topo, backend)
+def kernel_cmdline(topo, accel="tcg"):
+    """The guest kernel's command line, the same for either backend."""
+    kind = console_kind(topo)
     base = BASE_CMDLINE
     if kind == "virtio":
         base = VIRTIO_CMDLINE

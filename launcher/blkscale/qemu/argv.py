@@ -16,8 +16,9 @@ from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
                              controller_id, global_args, opt_value,
                              shared_props)
 from ..machine.files import sample_files
-from ..machine.guest import (RESULTS_PORT, console_kind, firmware_rom,
-                             kernel_cmdline, max_vcpus)
+from ..machine.guest import (RESULTS_PORT, firmware_rom, kernel_cmdline,
+                             max_vcpus)
+from ..topology.model import console_kind
 from . import diskstart
 
 

@@ -8,6 +8,7 @@ spelled or watched (argv.py, diskstart.py, machine.py do that).
 import os
 
 from .. import paths
+from .. import qemubinary as binary
 from ..errors import UsageError
 from ..hostfacts import host_cpu
 from ..machine.backend import Accelerator
@@ -20,6 +21,7 @@ from . import profiler as profiler_mod
 from .profiler import GuestProfiler
 from . import virtqueues
 from .qmp import QmpError
+from . import startcost
 
 # Where --dry-run shows the run's temporary directory.
 DRY_RUNDIR = "@RUNDIR@"
@@ -30,6 +32,26 @@ class QemuBackend:
 
     def __init__(self, qemu=None):
         self.qemu = qemu or paths.qemu_binary()
+
+    @staticmethod
+    def describe(planned, start, flag=None):
+        """What `plan` shows of this backend: how QEMU gets its disks
+        (start: check()'s StartPlan) and the binary a run would start
+        (--qemu's flag, else guest.qemu) with its start predicted for
+        the disks on its command line (those added over QMP are not)."""
+        e = planned.topo.expected
+        on_cmdline = e["virtio"] + e["scsi"] - start.qmp_disks
+        return {"disk_method": {"method": start.method,
+                                "reason": start.reason},
+                "qemu": startcost.describe(_binary(flag, planned.topo),
+                                           on_cmdline, start.qmp_disks)}
+
+    @staticmethod
+    def lines(desc):
+        """describe()'s part of a plan, as `plan` prints it."""
+        method = desc["disk_method"]
+        return [f"disks reach QEMU by {method['method']}: "
+                f"{method['reason']}", *startcost.lines(desc["qemu"])]
 
     def check(self, planned, variants=(), profile=False):
         """The StartPlan a run would have (plan shows it); TopologyError
@@ -105,3 +127,17 @@ class QemuBackend:
         except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
             lines.append(f"virtio: the queues could not be read: {e}")
         return lines
+
+
+def _binary(flag, topo):
+    """shown() of the binary a run would start; a patched binary not
+    built yet is still named (a plan is for before `make qemu`)."""
+    try:
+        return binary.shown(binary.resolve(flag, topo))
+    except UsageError:
+        if binary.choice(flag, topo) != binary.PATCHED:
+            raise
+        record = binary.describe(str(binary.patched_path()))
+        record.update(path=binary.display(record["path"]),
+                      version="not built (run make qemu)")
+        return record

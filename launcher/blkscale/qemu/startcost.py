@@ -15,7 +15,7 @@ import statistics
 from pathlib import Path
 
 from ..figures.marginal import robust_quadratic
-from . import binary
+from .. import qemubinary as binary
 
 DATA = Path(__file__).with_name("startcost.json")
 

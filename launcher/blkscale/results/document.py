@@ -8,8 +8,8 @@ import os
 import re
 
 from .. import VERSION, kernels, paths
-from ..machine.guest import console_kind
-from ..qemu import binary as qemu_binary
+from .. import qemubinary as qemu_binary
+from ..topology.model import console_kind
 from ..topology.schema import STEP_SECTIONS
 from . import RESULTS_SCHEMA
 
@@ -228,7 +228,7 @@ def build(ctx, stream):
             if ctx.argv else None,
             "accelerator": ctx.accel,
             "backend": ctx.backend,
-            "console": console_kind(topo, ctx.backend),
+            "console": console_kind(topo),
             "cpu_model": ctx.host_cpu, "host_cpus": os.cpu_count(),
             "vcpus": topo.guest.vcpus, "memory_mib": topo.guest.memory_mib,
             "command": ctx.argv,

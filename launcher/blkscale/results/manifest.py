@@ -6,7 +6,7 @@ leaves a readable manifest (status "running" then means it never ended).
 
 import os
 
-from ..qemu import binary
+from .. import qemubinary as binary
 from . import SWEEP_SCHEMA
 from .atomic import write_json_atomic
 

@@ -8,6 +8,7 @@ import re
 import tomllib
 from pathlib import Path
 
+from .. import paths
 from ..errors import TopologyError
 from . import schema
 from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Plan,
@@ -53,7 +54,7 @@ def read_toml(path):
 
 def load(path):
     """The validated Topology of one file (no layout or resources yet)."""
-    path = Path(path)
+    path = paths.given_file(path)
     raw = read_toml(path)
     data = schema.TOPOLOGY.check(path, "", raw)
 

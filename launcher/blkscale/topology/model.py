@@ -234,3 +234,10 @@ class Topology:
         if self.null_blk:
             loads.append(self.null_blk.modprobe())
         return ";".join(loads)
+
+
+def console_kind(topo):
+    """"quiet", "virtio" or "serial": guest.console with auto resolved,
+    the same for every backend."""
+    kind = topo.guest.console
+    return "quiet" if kind == "auto" else kind

@@ -18,11 +18,9 @@ disks or the guest's slab per disk, held to a number that does not
 move with any baseline.
 """
 
-from blkscale.figures import loadband, metrics, onesided, \
-    verdict as judged
-from . import compare
-from blkscale.results.read import lookup, number
-from blkscale.figures.stats import Summary, paired_ratio
+from ..results.read import lookup, number
+from . import compare, loadband, metrics, onesided, verdict as judged
+from .stats import Summary, paired_ratio
 
 # metric -> ("max" | "min", limit) of <metric>_vs_<reference>.  Boot
 # times: at most metrics.CROSS_TIME of the reference's, per-call costs

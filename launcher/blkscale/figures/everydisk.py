@@ -9,8 +9,8 @@ it.  A planned section that is missing from a run's results is missing,
 never a pass.
 """
 
+from ..results.read import lookup, number
 from . import compare
-from blkscale.results.read import lookup, number
 
 IDENTITY_BAD = ("mismatched", "missing", "duplicated", "unexpected")
 

@@ -12,9 +12,9 @@ import os
 import shutil
 from pathlib import Path
 
-from .. import paths
-from ..provenance import command_output
-from ..errors import TopologyError, UsageError
+from . import paths
+from .errors import TopologyError, UsageError
+from .provenance import command_output
 
 DISTRO = "distro"
 PATCHED = "patched"

@@ -1,4 +1,4 @@
-"""The blkscale command: `blkscale SUBCOMMAND ...`.
+"""The blkscale command's subcommands: `blkscale SUBCOMMAND ...`.
 
 It sits above the three packages and lists the subcommands each of them
 declares (COMMANDS of blkscale.commands, blkscale_bench.commands and
@@ -15,12 +15,13 @@ import sys
 
 import blkscale_bench.commands
 import blkscale_reports.commands
-from blkscale import VERSION
+from blkscale import VERSION, paths
 from blkscale import commands as launcher_commands
 from blkscale.errors import (EXIT_INTERRUPTED, BlkscaleError, InputError,
-                             one_line)
+                             UsageError, one_line)
 
 from .checkout import give_back_environment
+from .home import OPTION as HOME_OPTION
 
 PROG = "blkscale"
 # name -> (package of its module, help), in the order --help lists them.
@@ -33,8 +34,11 @@ COMMANDS = dict(sorted(
 
 def _selected(argv):
     """The subcommand named on the command line, if any."""
-    for arg in argv:
-        if not arg.startswith("-"):
+    words = iter(argv)
+    for arg in words:
+        if arg == HOME_OPTION:
+            next(words, None)
+        elif not arg.startswith("-"):
             return arg if arg in COMMANDS else None
     return None
 
@@ -48,6 +52,11 @@ def build_parser(selected=None):
                     "and brings the guest's measurements home as JSON.")
     parser.add_argument("--version", action="version",
                         version=f"{PROG} {VERSION}")
+    parser.add_argument(HOME_OPTION, metavar="DIR",
+                        help="the checkout to work on (its kernel/, "
+                             "topologies/, build/, results/); default: "
+                             f"${paths.HOME_VARIABLE}, else the checkout "
+                             "this command runs from or was installed from")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND",
                                 required=True)
     for name, (package, text) in COMMANDS.items():
@@ -69,12 +78,14 @@ def _stdout_closed():
     return 128 + 13
 
 
-def main(argv=None):
-    argv = sys.argv[1:] if argv is None else list(argv)
+def run(argv):
     give_back_environment()
     try:
         parser = build_parser(_selected(argv))
         args = parser.parse_args(argv)
+        problem = paths.home_problem()
+        if problem:
+            raise UsageError(problem)
         status = args._module.main(args)
         sys.stdout.flush()
         return status

@@ -28,8 +28,8 @@ those repeats: it is never judged on the repeats that have it.
 
 from dataclasses import dataclass
 
-from blkscale.figures import loadband, metrics, onesided, verdict as judged
-from blkscale.figures.stats import Summary
+from . import loadband, metrics, onesided, verdict as judged
+from .stats import Summary
 
 PASS, WARN, REGRESSION, MISSING, NO_BASELINE, RUN_FAILED, INCONCLUSIVE = (
     "pass", "warn", "regression", "missing", "no-baseline", "run-failed",

@@ -4,9 +4,10 @@ The guest runs every test that failed again `plan.blktests.reruns` times
 (results.json `blktests.reruns`); a test that failed only on the other
 kernel gets its reruns in a second boot of that kernel (see pending():
 `blkscale run` with run id `second-boot-<variant>` under the run, so
-`<run>/second-boot-<variant>/<variant>/results.json`).  Which tests are
-judged: every test whose first status differs between the kernels, and
-every test that failed on either.  From their reruns:
+`<run>/second-boot-<variant>/<variant>/results.json`, which reports'
+blktestsruns.py reads).  Which tests are judged: every test whose first
+status differs between the kernels, and every test that failed on
+either.  From their reruns:
 
 - regression: fails on the other kernel in every rerun, passes on the
   reference in every rerun (and so did the first runs);
@@ -21,13 +22,7 @@ every test that failed on either.  From their reruns:
 A test outside that set is a plain pass, or not run on both.
 """
 
-import json
 from dataclasses import dataclass, field
-from pathlib import Path
-
-from .errors import ReportError
-
-SECOND_BOOT = "second-boot"
 
 
 def _key(entry):
@@ -192,57 +187,3 @@ def pending(docs, reference, other):
             if asked and not v.runs.get(x):
                 out.setdefault(x, set()).add(v.test)
     return {x: sorted(tests) for x, tests in out.items()}
-
-
-STATUSES = ("passed", "failed", "not run")
-
-
-def check(doc, path):
-    """Raise ReportError on the first blktests entry a verdict cannot use."""
-    section = (doc or {}).get("blktests")
-    if section is None or "skipped" in section:
-        return
-    parts = [("tests", section.get("tests"))]
-    runs = (section.get("reruns") or {}).get("runs")
-    if section.get("reruns") is not None:
-        parts.append(("reruns.runs", runs))
-    for where, entries in parts:
-        if not isinstance(entries, list):
-            raise ReportError(path, f"blktests.{where}", "not a list")
-        for i, e in enumerate(entries):
-            name = f"blktests.{where}[{i}]"
-            if not isinstance(e, dict) or not isinstance(e.get("test"), str):
-                raise ReportError(path, f"{name}.test", "missing")
-            if e.get("status") not in STATUSES:
-                raise ReportError(path, f"{name}.status",
-                                  f"{e.get('status')!r} is not passed, "
-                                  "failed or not run")
-
-
-def second_boot(run_dir, variant):
-    """The run directory of a variant's second boot, inside the run's."""
-    return Path(run_dir) / f"{SECOND_BOOT}-{variant}"
-
-
-def read_results(path):
-    """A results.json checked for what a verdict reads, or None if absent."""
-    path = Path(path)
-    if not path.is_file():
-        return None
-    try:
-        doc = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise ReportError(path, "", f"not JSON ({e})") from None
-    check(doc, path)
-    return doc
-
-
-def load_run(run_dir, variants):
-    """{variant: [results.json, second boot's results.json, ...]} of a
-    run directory (missing files are left out)."""
-    out = {}
-    for x in variants:
-        docs = (read_results(Path(run_dir) / x / "results.json"),
-                read_results(second_boot(run_dir, x) / x / "results.json"))
-        out[x] = [d for d in docs if d is not None]
-    return out

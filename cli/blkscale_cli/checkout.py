@@ -11,14 +11,16 @@ from pathlib import Path
 
 import blkscale
 import blkscale_bench
+import blkscale_cli
 import blkscale_reports
 
 
 def package_folders():
-    """launcher/, bench/ and reports/ of a checkout (site-packages, three
-    times, for an install)."""
+    """cli/, launcher/, bench/ and reports/ of a checkout (site-packages,
+    four times, for an install)."""
     return [str(Path(p.__file__).resolve().parents[1])
-            for p in (blkscale, blkscale_bench, blkscale_reports)]
+            for p in (blkscale_cli, blkscale, blkscale_bench,
+                      blkscale_reports)]
 
 
 def give_back_environment(environ=os.environ):
