@@ -122,8 +122,8 @@ class LibvirtBackend:
                 f"{lv['scsi_disks']} SCSI disks attached live before the "
                 f"guest runs ({lv['native']} with "
                 f"virDomainAttachDeviceFlags, {lv['late'] - lv['native']} "
-                f"through QEMU's monitor, at least "
-                f"{_duration(lv['attach_s'])} by the measured medians); "
+                f"through QEMU's monitor, about "
+                f"{_duration(lv['attach_s'])} by the measured costs); "
                 f"{size}; the run measures libvirt's own spelling"]
 
     def ready(self):

@@ -52,20 +52,25 @@ CONTROLLER_BYTES = 200
 NATIVE_DISK_BYTES = 640
 
 
-# What one disk attached live costs, medians measured with
-# blkscale_bench.attachcost on a 2-core host under load (1-min load 5.6 to
-# 7.3; bench/evidence/20261205-libvirt-attach/): a <disk> through
-# virDomainAttachDeviceFlags 272 ms (1500 slices beside 2500 on the command
-# line), a disk through QEMU's monitor 67 ms (2000 null disks beside
-# 2000).  libvirtd formats and saves the whole domain status on each, so
-# both grow with the domain; QEMU 7.2's own walks grow past 10,000 disks.
+# What one disk attached live costs (bench/evidence/20261205-libvirt-attach/,
+# blkscale_bench.attachcost on a 2-core host): a <disk> through
+# virDomainAttachDeviceFlags 272 ms, the median over 1500 slices beside 2500
+# on the command line; a disk through QEMU's monitor 48.6 ms at the first
+# and 5.9 us more for every disk attached before it (Siegel's fit over the
+# first 7770 of dev_t-65536's 57,350, beside 8186 on the command line).
+# libvirtd formats and saves the whole domain status after each, and
+# QEMU 7.2 walks every disk it has for each disk added.
 ATTACH_NATIVE_S = 0.272
-ATTACH_MONITOR_S = 0.067
+ATTACH_MONITOR_S = 0.0486
+ATTACH_MONITOR_GROWTH_S = 5.9e-6
 
 
 def attach_seconds(native, monitor):
-    """The least time attaching that many disks takes, by the medians."""
-    return native * ATTACH_NATIVE_S + monitor * ATTACH_MONITOR_S
+    """About how long attaching that many disks takes: the native ones at
+    their median, then each monitor disk at its fitted cost, which grows
+    with the disks attached before it."""
+    return (native * ATTACH_NATIVE_S + monitor * ATTACH_MONITOR_S
+            + ATTACH_MONITOR_GROWTH_S * monitor * (monitor - 1) / 2)
 
 
 @dataclass
