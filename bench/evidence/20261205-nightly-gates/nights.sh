@@ -2,7 +2,8 @@
 # The nightly's gated part on the A/A pair and on the canary, night after
 # night, alternating which goes first: `nights.sh N` runs N nights of
 # each and appends a line per night to nights.tsv (the verdict's exit
-# status, wall time, the host's load before and after).  Run from the
+# status, wall time, the host's load before and after; nights are
+# numbered on from the record).  Run from the
 # repository's top after `make kernel initramfs VARIANTS='canary
 # patched-again'`.
 set -u
@@ -11,7 +12,8 @@ here=$(dirname "$0")
 record=$here/nights.tsv
 [ -s "$record" ] ||
 	printf 'night\tsweep\trun_id\tstarted_utc\texit\twall_s\tload1_before\tload1_after\n' >"$record"
-for i in $(seq 1 "$n"); do
+first=$(($(tail -n +2 "$record" | cut -f1 | sort -n | tail -1) + 0))
+for i in $(seq $((first + 1)) $((first + n))); do
 	if [ $((i % 2)) -eq 1 ]; then order="aa canary"; else order="canary aa"; fi
 	for which in $order; do
 		id=$(date -u +%Y%m%d-%H%M%S)-$which
