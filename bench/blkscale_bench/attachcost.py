@@ -11,12 +11,13 @@ libvirt` does past libvirt's command line (launcher/blkscale/libvirt/
 livedisks.py); they are attached one by one, each timed, and the domain is
 destroyed: the guest never runs.  --seconds S stops attaching after S
 seconds (an attach too long to wait for, dev_t-65536's 57,350 disks)
-and extrapolates the rest from the fitted cost.  Prints the cost per disk in windows of
-250 disks (median and min-max of the window), the slope (how much each
-attached disk adds to the next one's cost: a disk attach that walks every
-disk already there shows a positive slope), the total, and the host's
-load.  Past 5000 disks the slope is fitted to the windows' medians
-(Siegel's fit over every pair of n disks needs n x n memory).  --perf DIR records libvirtd and QEMU with `perf record -e
+and extrapolates the rest from the fitted cost.  Prints the cost per
+disk in windows of 250 disks (median and min-max of the window), the
+slope (how much each attached disk adds to the next one's cost: a disk
+attach that walks every disk already there shows a positive slope), the
+total, and the host's load.  Past 5000 disks the slope is fitted to the
+windows' medians (Siegel's fit over every pair of n disks needs n x n
+memory).  --perf DIR records libvirtd and QEMU with `perf record -e
 cpu-clock -g` for the whole attach and writes the top of each flat
 profile to DIR/<topology>-<process>.txt.
 """
@@ -163,6 +164,7 @@ def remaining_s(first_ms, slope_us, done, late):
 
 
 def windows_of(per):
+    """(rows, per) of windows() from the per-disk times themselves."""
     out = []
     for start in range(0, len(per), WINDOW):
         chunk = [t * 1000 for t in per[start:start + WINDOW]]
