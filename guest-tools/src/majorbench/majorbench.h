@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "bestof.h"
 #include "clock.h"
 #include "procdevices.h"
 #include "ranges.h"
@@ -27,6 +28,7 @@ struct mb_config {
 	bool no_char;
 	unsigned long show;
 	unsigned long clock_pairs;
+	unsigned long processes;
 };
 
 struct mb_collision {
@@ -90,6 +92,7 @@ struct mb {
 	struct mb_block blk;
 	struct mb_char chr;
 	struct mb_clock clk;
+	struct bestof bo;		/* the measuring processes */
 };
 
 /* block.c: capacity, register and unregister rounds, lookups on round 1 */
@@ -106,5 +109,7 @@ void mb_char_run(struct mb *mb);
 /* output.c */
 void mb_print_json(struct mb *mb);
 void mb_print_human(struct mb *mb);
+/* score.c: what decides which measuring process prints */
+double mb_score(const struct mb *mb);
 
 #endif

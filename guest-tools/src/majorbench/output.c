@@ -150,7 +150,9 @@ void mb_print_json(struct mb *mb)
 	json_uint(&j, "lookup_iters", mb->cfg.lookup_iters);
 	json_bool(&j, "modprobe_disabled", mb->modprobe_disabled);
 	json_uint(&j, "clock_pairs", mb->cfg.clock_pairs);
+	json_uint(&j, "processes", mb->cfg.processes);
 	json_object_end(&j);
+	bestof_json(&j, "processes", &mb->bo);
 	json_clock(mb, &j);
 	json_block(mb, &j);
 	json_char(mb, &j);
@@ -249,6 +251,9 @@ void mb_print_human(struct mb *mb)
 		print_curve("lookup miss (open of a released major)",
 			    &blk->miss, 1);
 	}
+	printf("processes: %u measured of %u, process %u printed (%s)\n",
+	       mb->bo.measured, mb->bo.processes, mb->bo.chosen + 1,
+	       mb->bo.failed_chosen ? "its measurement failed" : "the fastest");
 	printf("%s: %s\n", mb->rep.tool,
 	       mb->rep.nerrors ? "FAILED" : "ok");
 }
