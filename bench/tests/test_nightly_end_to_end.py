@@ -87,3 +87,32 @@ def test_nightly_fails_on_one_wrong_disk(bench_env):
     assert "REGRESSION  small patched: every_disk_identified: repeat 1: " \
         "7/8 identified (1 mismatched, signatures 7/8); first: sdc " \
         "(jbod-2): sector 0 is another disk" in out.stdout
+
+
+def test_baseline_merge_keeps_other_topologies(bench_env):
+    bases = _baseline(bench_env)
+    path = bases / "patched.json"
+    doc = json.loads(path.read_text())
+    # a topology the next sweep does not run, from an older run
+    doc["topologies"]["elsewhere"] = {"topology_file": "x.toml",
+                                      "metrics": {"census_complete_s": 9.5}}
+    doc["source"]["run"] = "older"
+    path.write_text(json.dumps(doc))
+
+    out = bench_env.run("bench", run_id="again")
+    assert out.returncode == 0, out.stderr
+    out = bench_env.run_plain("baseline", str(bench_env.results / "again"),
+                              "--baselines", str(bases), "--merge")
+    assert out.returncode == 0, out.stderr
+    merged = json.loads(path.read_text())
+    assert merged["source"]["run"] == "again"
+    assert merged["topologies"]["small"]["source"]["run"] == "again"
+    kept = merged["topologies"]["elsewhere"]
+    assert kept["metrics"] == {"census_complete_s": 9.5}
+    assert kept["source"]["run"] == "older"
+
+    # without --merge the file is the new sweep's alone
+    out = bench_env.run_plain("baseline", str(bench_env.results / "again"),
+                              "--baselines", str(bases))
+    assert out.returncode == 0, out.stderr
+    assert "elsewhere" not in json.loads(path.read_text())["topologies"]

@@ -15,6 +15,9 @@ def add_arguments(parser):
     parser.add_argument("--baselines", metavar="DIR",
                         default=str(baseline.DEFAULT_DIR),
                         help="where to write (default: bench/baselines)")
+    parser.add_argument("--merge", action="store_true",
+                        help="keep the baseline's topologies this sweep did "
+                             "not run (each records its own run)")
     parser.add_argument("--force", action="store_true",
                         help="accept a partial sweep or runs without results")
 
@@ -58,6 +61,8 @@ def main(args):
         if not new["topologies"]:
             raise BenchError(where, "runs", f"no results for {v}")
         old = baseline.load(args.baselines, v)
+        if args.merge:
+            new = baseline.merge(old, new)
         path = baseline.write(args.baselines, new)
         print(f"{display(path)}: baseline of {v} from run "
               f"{manifest['run']}")

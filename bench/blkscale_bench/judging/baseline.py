@@ -51,6 +51,22 @@ def build(manifest, figures, variant):
             "source": source, "topologies": topologies}
 
 
+def merge(old, new):
+    """new over old, topology by topology: the topologies new's sweep did
+    not run keep their figures, each saying which run it came from (a
+    tool change that moves one topology's figures is re-measured on that
+    topology alone)."""
+    if not old:
+        return new
+    topologies = {}
+    for topo, entry in (old.get("topologies") or {}).items():
+        topologies[topo] = dict(entry,
+                                source=entry.get("source") or old["source"])
+    for topo, entry in new["topologies"].items():
+        topologies[topo] = dict(entry, source=new["source"])
+    return dict(new, topologies=topologies)
+
+
 def write(directory, doc):
     os.makedirs(directory, exist_ok=True)
     path = path_of(directory, doc["variant"])
