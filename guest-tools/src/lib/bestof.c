@@ -71,9 +71,9 @@ int bestof_choose(const struct bestof *bo)
 	return best;
 }
 
-/* In the child: measure, report, wait for the choice, print if chosen. */
+/* In the child: measure, report, wait for the choice, finish if chosen. */
 static void child(unsigned int index, int up, int down,
-		  bestof_measure_fn measure, bestof_print_fn print, void *ctx)
+		  bestof_measure_fn measure, bestof_finish_fn finish, void *ctx)
 {
 	struct bestof_score s = { .score = NAN };
 	struct bestof bo;
@@ -85,13 +85,13 @@ static void child(unsigned int index, int up, int down,
 	close(up);
 	if (read_all(down, &bo, sizeof(bo)) || bo.chosen != index)
 		_exit(0);
-	status = print(ctx, &bo);
+	status = finish(ctx, &bo);
 	fflush(stdout);
 	_exit(status);
 }
 
 int bestof_run(unsigned int processes, bestof_measure_fn measure,
-	       bestof_print_fn print, void *ctx)
+	       bestof_finish_fn finish, void *ctx)
 {
 	int down[BESTOF_MAX], status, chosen_status = 1;
 	pid_t pid[BESTOF_MAX];
@@ -108,9 +108,9 @@ int bestof_run(unsigned int processes, bestof_measure_fn measure,
 		bo.errors[0] = measure(ctx, &bo.score[0]);
 		bo.measured = 1;
 		bo.failed_chosen = bo.errors[0] != 0;
-		return print(ctx, &bo);
+		return finish(ctx, &bo);
 	}
-	/* nothing buffered may be printed twice by the children */
+	/* nothing buffered may be printed again by the children */
 	fflush(stdout);
 	fflush(stderr);
 	for (i = 0; i < processes; i++) {
@@ -132,7 +132,7 @@ int bestof_run(unsigned int processes, bestof_measure_fn measure,
 			close(dn[1]);
 			for (k = 0; k < i; k++)
 				close(down[k]);
-			child(i, up[1], dn[0], measure, print, ctx);
+			child(i, up[1], dn[0], measure, finish, ctx);
 		}
 		close(up[1]);
 		close(dn[0]);
@@ -163,7 +163,7 @@ lost:
 		bo.chosen = (unsigned int)best;
 		bo.failed_chosen = bo.errors[best] != 0;
 	} else {
-		bo.chosen = BESTOF_MAX;	/* nobody prints */
+		bo.chosen = BESTOF_MAX;	/* nobody finishes */
 	}
 	/* a process that died after measuring must not take us with it */
 	old_pipe = signal(SIGPIPE, SIG_IGN);

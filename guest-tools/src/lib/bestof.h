@@ -6,11 +6,14 @@
  * chosen per process (where its pages fall in QEMU's software TLB is the
  * likeliest cause): two processes of one boot can differ by that much.
  * A tool that measures in N processes, one after another, and lets the
- * fastest print reports the cost of the code rather than of one
- * process's luck.  Every process stays alive until all have measured, so
- * none inherits the kernel stack a finished one freed.
+ * fastest finish reports the cost of the code rather than of one
+ * process's luck.  What each process measures may be the whole
+ * measurement or a short pilot whose speed stands for the process's;
+ * the chosen one then finishes (measures the rest, prints).  Every
+ * process stays alive until all have measured, so none inherits the
+ * kernel stack a finished one freed.
  *
- * A process whose measurement failed is the one that prints, whatever
+ * A process whose measurement failed is the one that finishes, whatever
  * its speed: a failure is never hidden behind a faster process.
  */
 #ifndef BLKSCALE_BESTOF_H
@@ -26,7 +29,7 @@
 struct bestof {
 	unsigned int processes;		/* asked for */
 	unsigned int measured;		/* that reported a score */
-	unsigned int chosen;		/* index of the one that prints */
+	unsigned int chosen;		/* index of the one that finishes */
 	bool failed_chosen;		/* chosen because its measurement failed */
 	double score[BESTOF_MAX];	/* lower is faster; NAN: no score */
 	unsigned long errors[BESTOF_MAX];	/* its report's error count */
@@ -36,19 +39,20 @@ struct bestof {
 /*
  * measure: runs in each process; sets *score (lower is faster, NAN when
  * the process measured nothing to compare) and returns its error count.
- * print: runs in the chosen process only, with every process's outcome;
- * returns the exit status of the whole run.
+ * finish: runs in the chosen process only, with every process's
+ * outcome: the rest of the measurement and the output; returns the exit
+ * status of the whole run.
  */
 typedef unsigned long (*bestof_measure_fn)(void *ctx, double *score);
-typedef int (*bestof_print_fn)(void *ctx, const struct bestof *bo);
+typedef int (*bestof_finish_fn)(void *ctx, const struct bestof *bo);
 
 /*
  * Runs measure in `processes` processes (1 .. BESTOF_MAX; 1 runs it in
- * this process, no fork) and print in the chosen one.  Returns the exit
- * status for main(): the chosen process's, or 1 when none could print.
+ * this process, no fork) and finish in the chosen one.  Returns the exit
+ * status for main(): the chosen process's, or 1 when none could finish.
  */
 int bestof_run(unsigned int processes, bestof_measure_fn measure,
-	       bestof_print_fn print, void *ctx);
+	       bestof_finish_fn finish, void *ctx);
 
 /*
  * The choice: the first process with errors, else the lowest score, else

@@ -154,7 +154,7 @@ static unsigned long measure(void *ctx, double *score)
 }
 
 /* In the process chosen to print. */
-static int print(void *ctx, const struct bestof *bo)
+static int finish(void *ctx, const struct bestof *bo)
 {
 	(void)ctx;
 	mb.bo = *bo;
@@ -174,6 +174,6 @@ int main(int argc, char **argv)
 	ret = opt_parse_main("majorbench", summary, options, argc, argv);
 	if (ret != OPT_MAIN_GO)
 		return ret;
-	return bestof_run((unsigned int)mb.cfg.processes, measure, print,
+	return bestof_run((unsigned int)mb.cfg.processes, measure, finish,
 			  NULL);
 }

@@ -41,7 +41,7 @@ static struct {
 	.method = "all",
 	.bufsize = 65536,
 	.reference = "/proc/version",
-	.processes = 5,
+	.processes = 10,
 };
 
 static const char *const methods[] = { "all", "reader", "lseek", "reopen",
@@ -456,7 +456,7 @@ static unsigned long measure(void *ctx, double *result)
 }
 
 /* In the process chosen to print. */
-static int print(void *ctx, const struct bestof *chosen)
+static int finish(void *ctx, const struct bestof *chosen)
 {
 	(void)ctx;
 	bo = *chosen;
@@ -485,5 +485,5 @@ int main(int argc, char **argv)
 	/* bad points are a usage error, found before anything is measured */
 	if (parse_points(want, &n))
 		return 2;
-	return bestof_run((unsigned int)cfg.processes, measure, print, NULL);
+	return bestof_run((unsigned int)cfg.processes, measure, finish, NULL);
 }
