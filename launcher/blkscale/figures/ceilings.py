@@ -149,7 +149,7 @@ def checks(figures, docs, reference, loads=None, gate_times=None):
                 band = loadband.ratio_shifts(spread.values, loads, topo,
                                              variant, reference) \
                     if fk == metrics.TIME else None
-                gate = fk != metrics.TIME or \
+                gate = fk not in metrics.TIMED or \
                     compare.times_gate(topo, gate_times)
                 out.append(_check(topo, variant, name, spread, kind, limit,
                                   fk, band, repeats=paired, gate=gate))
@@ -161,7 +161,8 @@ def checks(figures, docs, reference, loads=None, gate_times=None):
                 name = metrics.cross_name(f"procdevices_ns_per_read_at_{r}",
                                           reference)
                 out.append(_check(topo, variant, name, spread, kind, limit,
-                                  metrics.CALL))
+                                  metrics.CALL,
+                                  gate=compare.times_gate(topo, gate_times)))
     return out
 
 

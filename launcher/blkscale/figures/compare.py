@@ -229,8 +229,9 @@ def bound_text(decision, limit, fmt=_fmt):
 
 
 def times_gate(topology, gate_times):
-    """Whether a topology's boot times gate: gate_times, the sweep's
-    `gate_times` (None: every topology's do)."""
+    """Whether a topology's times (boot times and in-guest per-call
+    costs) gate: gate_times, the sweep's `gate_times` (None: every
+    topology's do)."""
     return gate_times is None or topology in gate_times
 
 
@@ -281,7 +282,7 @@ def _judge_metric(topo, variant, metric, base, current, thresholds,
                   repeats, loads, ref, times_gating=True):
     limit = thresholds.get(metric)
     if limit is not None and not times_gating and \
-            metrics.kind_of(metric, ref) == metrics.TIME:
+            metrics.kind_of(metric, ref) in metrics.TIMED:
         limit = dict(limit, gate=False)
     if metric not in base:
         spread = spread_of(current.get(metric))
