@@ -15,10 +15,11 @@
                                # time (power.py)
     max_host_load = 0.5        # cores others may take before a run is
                                # marked loaded (loadband.py)
-    gate_times = ["stress-1000"]  # nightly: the topologies whose boot
-                               # times gate (default all); the others'
-                               # are advisory: the host cannot resolve
-                               # them, their runs prove counts
+    gate_times = ["stress-500"]  # nightly: the topologies whose boot
+                               # times and per-call costs gate (default
+                               # all); the others' are advisory: the host
+                               # cannot resolve them, their runs prove
+                               # counts
     baselines = {canary = "patched"}  # nightly: judge a variant against
                                # another variant's baseline (default its
                                # own bench/baselines/<variant>.json)

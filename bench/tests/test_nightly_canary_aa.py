@@ -16,7 +16,11 @@ import pytest
 
 from blkscale.paths import REPO
 
-EVIDENCE = REPO / "bench" / "evidence" / "20261204-nightly-judged"
+# A night of the A/A pair at stress-500 (stock and patched-again), judged
+# against baselines from another run (20261205-stress500-baseline).
+EVIDENCE = REPO / "bench" / "evidence" / "20261205-nightly-gates" / \
+    "20261205-154211-aa"
+SOURCE = "patched-again"
 BASELINES = REPO / "bench" / "baselines"
 SWEEPS = REPO / "bench" / "sweeps"
 # The canary's ballast: one 8 KiB allocation per disk added.
@@ -26,46 +30,46 @@ SLAB_KIB = 8.0
 REGISTER_COST = 1.46
 
 
-def _renamed(src, dst, name, edit=None):
-    """A copy of the judged run with variant patched called `name`
+def _renamed(src, dst, name, edit=None, source=SOURCE):
+    """A copy of the judged run with variant `source` called `name`
     everywhere (manifest, directories, results), each results document
     of it passed through edit."""
     shutil.copytree(src, dst)
     for f in ("nightly.json", "nightly.xml"):
         (dst / f).unlink(missing_ok=True)
     path = dst / "manifest.json"
-    release = "6.1.192-patched"
+    release = f"6.1.192-{source}"
     doc = json.loads(path.read_text())
     sweep = doc["sweep"]
-    sweep["variants"] = [name if v == "patched" else v
+    sweep["variants"] = [name if v == source else v
                          for v in sweep["variants"]]
     for c in sweep["ceilings"]:
-        if c.get("variant") == "patched":
+        if c.get("variant") == source:
             c["variant"] = name
-    doc["kernels"][name] = doc["kernels"].pop("patched").replace(
-        "patched", name)
+    doc["kernels"][name] = doc["kernels"].pop(source).replace(
+        source, name)
     for entry in doc["runs"]:
-        if entry["variant"] != "patched":
+        if entry["variant"] != source:
             continue
         entry["variant"] = name
         for key in ("results", "console", "launcher_log"):
             if entry.get(key):
-                entry[key] = entry[key].replace("/patched/", f"/{name}/")
-        entry["command"] = [name if a == "patched" else
-                            a.replace(".patched.", f".{name}.")
+                entry[key] = entry[key].replace(f"/{source}/", f"/{name}/")
+        entry["command"] = [name if a == source else
+                            a.replace(f".{source}.", f".{name}.")
                             for a in entry["command"]]
         if entry.get("kernel_release"):
-            entry["kernel_release"] = release.replace("patched", name)
+            entry["kernel_release"] = release.replace(source, name)
     path.write_text(json.dumps(doc))
     for topo in sweep["topologies"]:
-        old, new = dst / topo / "patched", dst / topo / name
+        old, new = dst / topo / source, dst / topo / name
         if old.exists():
             os.rename(old, new)
         for results in new.glob("*/results.json"):
             d = json.loads(results.read_text())
             d["kernel"]["variant"] = name
-            d["kernel"]["release"] = release.replace("patched", name)
-            d["run"]["id"] = d["run"]["id"].replace(".patched.",
+            d["kernel"]["release"] = release.replace(source, name)
+            d["run"]["id"] = d["run"]["id"].replace(f".{source}.",
                                                     f".{name}.")
             if edit:
                 edit(d)
@@ -95,7 +99,7 @@ def test_the_a_a_pair_is_not_a_regression(tmp_path):
     assert out.returncode in (0, 3), out.stdout + out.stderr
     assert doc["verdict"] in ("PASS", "INCONCLUSIVE")
     assert doc["baselines"]["patched-again"]["run"] == \
-        "20261205-gated-baseline-bestof"
+        "20261205-stress500-baseline"
     assert not _failed(doc, "patched-again")
 
 
@@ -103,7 +107,7 @@ def test_without_its_baseline_mapping_the_variant_has_none(tmp_path):
     run = _renamed(EVIDENCE, tmp_path / "aa", "patched-again")
     out, doc = _judge(run, "nightly.toml")
     assert out.returncode == 1
-    assert ("stress-1000", "baseline") in _failed(doc, "patched-again")
+    assert ("stress-500", "baseline") in _failed(doc, "patched-again")
 
 
 def _canary_costs(doc):
@@ -120,8 +124,8 @@ def test_the_canary_costs_are_named(tmp_path):
     out, doc = _judge(run, "nightly-canary.toml")
     assert out.returncode == 1, out.stdout
     failed = _failed(doc, "canary")
-    assert ("stress-1000", "register_p50_ns_vs_stock") in failed
-    assert ("stress-1000", "guest_slab_kib_per_disk") in failed
+    assert ("stress-500", "register_p50_ns_vs_stock") in failed
+    assert ("stress-500", "guest_slab_kib_per_disk") in failed
     assert not any(m == "baseline" or m.startswith("run repeat")
                    for _, m in failed)
 

@@ -31,6 +31,7 @@ def test_nights_join_the_history(bench_env):
     # Judged again: the night's lines are replaced, not doubled.
     out = bench_env.run_plain("nightly", "--compare",
                               str(bench_env.results / "n2"),
+                              "--sweep", str(bench_env.sweep),
                               "--baselines", str(bases))
     lines = history.read(path)
     assert len([x for x in lines if x["night"] == "n1"]) == len(first)

@@ -42,16 +42,17 @@ def add_arguments(parser):
 
 
 def gate_line(spec):
-    """What the nightly gates on boot times, said before anything runs."""
+    """Where the nightly gates times (boot times and in-guest per-call
+    costs), said before anything runs."""
     if spec.gate_times is None:
         return None
     rest = [t.name for t in spec.topologies if t.name not in spec.gate_times]
-    line = "nightly: boot times gate on " + \
+    line = "nightly: boot times and per-call costs gate on " + \
         (", ".join(spec.gate_times) or "no topology")
     if rest:
         line += (f"; on {', '.join(rest)} they are advisory (this host "
-                 "cannot resolve them there): those runs prove counts, "
-                 "memory and per-call costs")
+                 "cannot resolve them there): those runs prove counts "
+                 "and memory")
     return line
 
 
