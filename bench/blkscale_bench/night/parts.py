@@ -128,7 +128,7 @@ def empty(name, options):
     if name in ("gated", "every-disk") and \
             not split(options.sweep)[NAMES.index(name)]:
         return ("no topology of the nightly sweep "
-                + ("names" if name == "gated" else "is left out of")
+                + ("is in" if name == "gated" else "is left out of")
                 + " its gate_times")
     return None
 
