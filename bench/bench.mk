@@ -3,23 +3,24 @@
 #   make bench [BENCH_SWEEP=bench/sweeps/NAME.toml] [BENCH_TOPOLOGIES='a b']
 #              [VARIANTS='stock patched'] [REPEAT=N] [BENCH_HOSTS='uri1 uri2']
 #              [BENCH_STAGING=shared|volumes]
-#   make nightly [NIGHTLY_SWEEP=...] [NIGHTLY_CURVE_SWEEP=...] [NIGHTLY_CURVE_QEMU=patched|distro|PATH]
+#   make nightly [NIGHT=<id>] [NIGHTLY_PARTS='gated every-disk ...']
+#                [NIGHTLY_SWEEP=...] [NIGHTLY_CURVE_SWEEP=...] [NIGHTLY_CURVE_QEMU=patched|distro|PATH]
+#                [NIGHTLY_SIM_SWEEP=...] [NIGHTLY_KERNELS_SWEEP=...]
 #   make baseline RUN=results/<run>
 
 BENCH_SWEEP ?= bench/sweeps/default.toml
 NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
 # The boot curve past 10,000 disks: three repeats, its goals judged (not
-# against a baseline), with the QEMU that make qemu builds in the recipe:
+# against a baseline), with the QEMU that make qemu builds in its part:
 # Debian's spends most of a minute creating 20,000 disks before the guest
 # starts (bench/evidence/20261205-qemu-patched).  NIGHTLY_CURVE_QEMU=distro
 # runs it with Debian's binary instead.
 NIGHTLY_CURVE_SWEEP ?= bench/sweeps/bootcurve-nightly.toml
 NIGHTLY_CURVE_QEMU ?= patched
 # Every shipped kernel variant side by side (kernel/variants.toml): each
-# must build and complete every run.  Built in the recipe, so that a
-# variant that cannot be built (a series not yet rebased onto its base)
-# fails this part of the nightly and not the rest; plain `make`, so that
-# `make -n nightly` runs nothing.
+# must build and complete every run.  Built in the kernels part, so that
+# a variant that cannot be built (a series not yet rebased onto its base)
+# fails that part of the nightly and not the rest.
 NIGHTLY_KERNELS_SWEEP ?= bench/sweeps/kernels.toml
 # 65,536 scsi_debug LUNs on both kernels, the patched one held to a
 # ceiling of ten minutes to census.
@@ -42,29 +43,18 @@ bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT
 # The kernels whose blktests flavour the nightly judges, pair by pair.
 NIGHTLY_BLKTESTS_BASES := stock patched stock-6.12 patched-6.12
 
-# The nightly also fuzzes the helper module on the debug kernel (lockdep,
-# DEBUG_LIST, SLUB debugging, kmemleak) and adds and removes SCSI devices
-# in parallel on it (the glue-directory stress): too slow under TCG for
-# make test.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## Stress and every-disk sweep judged against bench/baselines (every repeat counts; undecided times get more repeats), the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels (patched at most 10 minutes to census), debug-kernel fuzzing, blktests on both kernels of each base (6.1, 6.12) and on Debian's own, every declared kernel variant side by side (bench/sweeps/kernels.toml); JUnit XML; fails on a regression and on an undecided verdict (./blkscale nightly tells them apart: exit 1 and 3)
-	$(Q)failed=0; undecided=0; \
-	verdict() { case $$1 in 0) ;; 3) undecided=1 ;; *) failed=1 ;; esac; }; \
-	rc=0; ./blkscale nightly --sweep $(NIGHTLY_SWEEP) $(bench_overrides) || rc=$$?; verdict $$rc; \
-	rc=0; { $(if $(filter patched,$(NIGHTLY_CURVE_QEMU)),make --no-print-directory qemu &&) \
-		./blkscale bench --sweep $(NIGHTLY_CURVE_SWEEP) --qemu $(NIGHTLY_CURVE_QEMU); } || rc=$$?; verdict $$rc; \
-	rc=0; ./blkscale nightly --sweep $(NIGHTLY_SIM_SWEEP) || rc=$$?; verdict $$rc; \
-	rc=0; { make --no-print-directory kernel-all initramfs-all && \
-		./blkscale bench --sweep $(NIGHTLY_KERNELS_SWEEP); } || rc=$$?; verdict $$rc; \
-	rc=0; BLKSCALE_NIGHTLY=1 $(PYTHON) -m pytest -q -ra -p no:cacheprovider \
-		--junitxml=$(BUILD)/nightly-guest-tests.xml \
-		guest-tools/tests/test_fuzz_debug.py \
-		guest-tools/tests/test_gluestress_debug.py \
-		guest-tools/tests/test_blktests_nightly.py \
-		guest-tools/tests/test_blktests_debian.py \
-		guest-tools/tests/test_blktests_flavour.py \
-		kernel/tests/test_check_series.py || rc=1; verdict $$rc; \
-	if [ $$failed = 1 ]; then exit 1; fi; \
-	if [ $$undecided = 1 ]; then echo "nightly: INCONCLUSIVE (exit 3): nothing failed, something could not be decided"; exit 3; fi
+# The nightly runs by parts (./blkscale night, bench/README.md, Nightly),
+# each with its own verdict, recorded in results/nightly-<night>/parts.json:
+# interrupted, `make nightly` continues the newest unfinished night at the
+# part it stopped in.  NIGHT=<id> picks a night; NIGHTLY_PARTS='gated
+# every-disk' runs only those parts.  The debug kernel is for the fuzzing
+# and the glue-directory stress of the guest-tests part.
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_SWEEP's gate_times topologies, stress-1000) and every-disk (its other topologies, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
+	$(Q)./blkscale night $(if $(NIGHT),--night '$(NIGHT)') \
+		$(if $(NIGHTLY_PARTS),--parts '$(NIGHTLY_PARTS)') \
+		--sweep $(NIGHTLY_SWEEP) $(bench_overrides) \
+		--curve-sweep $(NIGHTLY_CURVE_SWEEP) --curve-qemu $(NIGHTLY_CURVE_QEMU) \
+		--sim-sweep $(NIGHTLY_SIM_SWEEP) --kernels-sweep $(NIGHTLY_KERNELS_SWEEP)
 
 baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>
 	$(Q)test -n "$(RUN)" || { echo "baseline: set RUN=results/<run> (a complete nightly sweep)" >&2; exit 2; }

@@ -42,6 +42,15 @@ def _words(values):
     return [w for v in values or [] for w in v.split()]
 
 
+def _only_chosen(sweep):
+    """The ceilings and gate_times of the topologies --topology chose: a
+    ceiling of one left out would fail as a missing figure."""
+    names = {t.name for t in sweep.topologies}
+    sweep.ceilings = [c for c in sweep.ceilings if c["topology"] in names]
+    if sweep.gate_times is not None:
+        sweep.gate_times = [t for t in sweep.gate_times if t in names]
+
+
 def sweep_from_args(args, known_metrics=None):
     """The sweep file with the command line's overrides applied."""
     path = args.sweep
@@ -54,6 +63,7 @@ def sweep_from_args(args, known_metrics=None):
             [sweepfile.resolve_topology(t, "command line", "--topology",
                                         cwd=os.getcwd())
              for t in topologies], "command line", "--topology")
+        _only_chosen(sweep)
     variants = _words(args.variant)
     if variants:
         sweep.variants = sweepfile.check_variants(variants, "command line",

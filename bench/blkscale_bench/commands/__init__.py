@@ -14,6 +14,13 @@ COMMANDS = {
              "and every goal passed, 1 a run or a goal failed, 3 a goal "
              "undecided and nothing failed, 2 usage, 130 interrupted "
              "(manifest marked partial).",
+    "night": "Run the nightly by parts (gated, every-disk, bootcurve, sim, "
+             "kernels, guest-tests), resumable: a night interrupted "
+             "continues where it stopped, keeping each finished part's "
+             "verdict (results/nightly-<night>/parts.json). Exit status: "
+             "0 PASS (every part ran and passed), 1 REGRESSION (a part "
+             "failed), 3 INCONCLUSIVE (a part undecided), 4 UNFINISHED "
+             "(parts still to run), 2 usage, 130 interrupted.",
     "nightly": "Run the nightly stress sweep and compare every figure with "
                "bench/baselines/<variant>.json under per-metric ratio "
                "thresholds; writes results/<run>/nightly.xml (JUnit) and "

@@ -23,11 +23,17 @@ HOSTS_CHECK_TIMEOUT_S = 120
 
 def launcher_command():
     """The launcher to run, as an argv prefix: BLKSCALE_LAUNCHER (tests
-    use a fake), ./blkscale of this checkout, or else the blkscale
-    command of the installed package this interpreter runs."""
+    use a fake), else blkscale_command()."""
     fake = os.environ.get("BLKSCALE_LAUNCHER")
     if fake:
         return [fake]
+    return blkscale_command()
+
+
+def blkscale_command():
+    """The blkscale command as an argv prefix: ./blkscale of this
+    checkout, or else that of the installed package this interpreter
+    runs."""
     script = REPO / "blkscale"
     if script.is_file():
         return [str(script)]

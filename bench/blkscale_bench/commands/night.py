@@ -1,0 +1,187 @@
+"""blkscale night: the nightly by parts, over as many sittings as it
+takes (bench/README.md, Nightly).
+
+Exit status: the night's verdict: 0 PASS (every part ran and passed),
+1 REGRESSION (a part failed), 3 INCONCLUSIVE (a part undecided, none
+failed), 4 UNFINISHED (parts still to run, none failed or undecided);
+2 bad input; 130 interrupted (the part it stopped is run again next
+time).
+"""
+
+import argparse
+import os
+
+from blkscale.figures import metrics
+from blkscale.names import RUN_ID
+from blkscale.paths import REPO
+
+from .. import cli
+from ..errors import EXIT_INTERRUPTED, BenchError
+from ..night import parts, record, sitting
+from .nightly import DEFAULT_SWEEP
+
+CURVE_SWEEP = "bench/sweeps/bootcurve-nightly.toml"
+SIM_SWEEP = "bench/sweeps/sim-65536.toml"
+KERNELS_SWEEP = "bench/sweeps/kernels.toml"
+
+
+def add_arguments(parser):
+    parser.add_argument("--night", metavar="ID",
+                        help="the night to run or continue (default: the "
+                             "newest night with parts still to run, else a "
+                             "new one named by the UTC date and time)")
+    parser.add_argument("--parts", action="append", metavar="NAME",
+                        help="run only these parts of the night "
+                             "(repeatable, or space-separated; default "
+                             "all): " + ", ".join(parts.NAMES))
+    parser.add_argument("--sweep", metavar="FILE", default=DEFAULT_SWEEP,
+                        help="the nightly sweep: its gate_times topologies "
+                             "are the gated part, the others every-disk "
+                             f"(default: {DEFAULT_SWEEP})")
+    for option in ("--topology", "--variant", "--host"):
+        parser.add_argument(option, action="append", metavar="VALUE",
+                            help=f"the nightly sweep's {option} (gated, "
+                                 "every-disk)")
+    parser.add_argument("--repeat", metavar="N", type=int,
+                        help="the nightly sweep's --repeat")
+    parser.add_argument("--staging", metavar="MODE",
+                        help="the nightly sweep's --staging")
+    parser.add_argument("--curve-sweep", metavar="FILE", default=CURVE_SWEEP,
+                        help=f"the bootcurve part's sweep (default: "
+                             f"{CURVE_SWEEP})")
+    parser.add_argument("--curve-qemu", metavar="QEMU", default="patched",
+                        help="the bootcurve part's QEMU: patched (built "
+                             "first, make qemu), distro or a path (default: "
+                             "patched)")
+    parser.add_argument("--sim-sweep", metavar="FILE", default=SIM_SWEEP,
+                        help=f"the sim part's sweep (default: {SIM_SWEEP})")
+    parser.add_argument("--kernels-sweep", metavar="FILE",
+                        default=KERNELS_SWEEP,
+                        help="the kernels part's sweep, after make "
+                             f"kernel-all initramfs-all (default: "
+                             f"{KERNELS_SWEEP})")
+    parser.add_argument("--results-dir", metavar="DIR",
+                        help="where the nights and their runs go (default: "
+                             "results/ of the checkout)")
+
+
+def _words(values):
+    return [w for v in values or [] for w in v.split()]
+
+
+def _path(value):
+    """A path as given on the command line, for children that run in
+    the checkout: absolute when it names a file from here that it does
+    not name from there."""
+    there = REPO / value
+    if os.path.isabs(value) or not os.path.exists(value) or \
+            (there.exists() and os.path.samefile(value, there)):
+        return value
+    return os.path.abspath(value)
+
+
+def _options(args):
+    spec = cli.sweep_from_args(argparse.Namespace(
+        sweep=args.sweep, topology=args.topology, variant=args.variant,
+        host=args.host, slots=None, staging=args.staging, qemu=None,
+        accel=None, repeat=args.repeat), known_metrics=metrics.all_names)
+    passed = [w for option, value in (("--variant", args.variant),
+                                      ("--host", args.host))
+              for v in value or [] for w in (option, v)]
+    if args.repeat is not None:
+        passed += ["--repeat", str(args.repeat)]
+    if args.staging:
+        passed += ["--staging", args.staging]
+    qemu = args.curve_qemu
+    return parts.Options(
+        sweep=spec, sweep_args=passed, curve_sweep=_path(args.curve_sweep),
+        curve_qemu=qemu if qemu in ("patched", "distro") else _path(qemu),
+        sim_sweep=_path(args.sim_sweep),
+        kernels_sweep=_path(args.kernels_sweep),
+        results_dir=os.path.abspath(args.results_dir)
+        if args.results_dir else None)
+
+
+def _chosen(args, options):
+    names = _words(args.parts) or list(parts.NAMES)
+    for name in names:
+        if name not in parts.NAMES:
+            raise BenchError("command line", "--parts", f"{name!r}: the "
+                             "parts are " + ", ".join(parts.NAMES))
+    for name in names:
+        why = parts.empty(name, options)
+        if why:
+            where, field = (("command line", "--topology") if args.topology
+                            else (options.sweep.path, "gate_times"))
+            raise BenchError(where, field, f"the {name} part has nothing "
+                             f"to run: {why}")
+    return [n for n in parts.NAMES if n in names]
+
+
+def _night_id(args, results):
+    if args.night:
+        if not RUN_ID.fullmatch(args.night):
+            raise BenchError("command line", "--night", f"{args.night!r}: "
+                             "use letters, digits, . _ -")
+        return args.night
+    found = record.newest_unfinished(results)
+    return found.night if found else record.new_night_id()
+
+
+def _wall(seconds):
+    if seconds is None:
+        return "-"
+    s = int(round(seconds))
+    if s >= 3600:
+        return f"{s // 3600}h{s % 3600 // 60:02d}m"
+    return f"{s // 60}m{s % 60:02d}s" if s >= 60 else f"{s}s"
+
+
+def _said(part):
+    if part["status"] != record.DONE:
+        return part["status"]
+    if part["exit"] in sitting.VERDICT_OF_EXIT:
+        return part["verdict"]
+    return f"{part['verdict']} (exit {part['exit']})"
+
+
+def table_lines(night):
+    rows = [("part", "verdict", "wall", "run")] + [
+        (p["name"], _said(p), _wall(p["wall_s"]), p["run_id"] or "-")
+        for p in night.parts]
+    widths = [max(len(r[i]) for r in rows) for i in range(3)]
+    return ["  ".join(c.ljust(w) for c, w in zip(r, widths)) + "  " + r[3]
+            for r in rows]
+
+
+def verdict_line(night, interrupted):
+    if interrupted:
+        return (f"night {night.night}: interrupted in {interrupted} (exit "
+                f"{EXIT_INTERRUPTED}); run it again to continue from there")
+    verdict = night.verdict()
+    line = f"night {night.night}: {verdict} (exit {record.EXIT[verdict]})"
+    rest = night.still_to_run()
+    if rest:
+        line += "; still to run: " + ", ".join(rest)
+    return line
+
+
+def main(args):
+    options = _options(args)
+    chosen = _chosen(args, options)
+    results = options.results_dir or str(REPO / "results")
+    night_id = _night_id(args, results)
+    directory = record.night_dir(results, night_id)
+    with sitting.holding(directory):
+        path = os.path.join(directory, record.FILENAME)
+        night = record.Night.load(path) if os.path.exists(path) else \
+            record.Night.create(results, night_id)
+        with sitting.stopping() as stop:
+            interrupted = sitting.sit(
+                night, chosen, options, results, stop,
+                say=lambda line: print(line, flush=True))
+    print()
+    for line in table_lines(night):
+        print(line)
+    print(verdict_line(night, interrupted))
+    return EXIT_INTERRUPTED if interrupted else record.EXIT[night.verdict()]

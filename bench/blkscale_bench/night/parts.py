@@ -1,0 +1,139 @@
+"""The parts of a night, in the order they run, and their commands.
+
+A part is one or more steps run one after another; it ends with the
+first step that fails.  A step that runs a blkscale sweep exits with its
+verdict (0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 130 interrupted); any
+other step that fails (a build, pytest) fails the part.
+
+BLKSCALE_NIGHTLY_PART names a stand-in for every part's commands (the
+tests use one): it runs as `COMMAND PART RUN_ID` (RUN_ID `-` for a part
+that makes no run) and exits as a sweep does.
+"""
+
+import os
+import shlex
+import sys
+from dataclasses import dataclass, field
+
+from blkscale.paths import REPO
+
+from ..errors import BenchError
+from ..running.launch import blkscale_command
+from ..sweepfile import resolve_topology
+
+HOOK = "BLKSCALE_NIGHTLY_PART"
+NAMES = ("gated", "every-disk", "bootcurve", "sim", "kernels",
+         "guest-tests")
+# Debug-kernel fuzzing and glue-directory stress, blktests on both kernels
+# of each base and on Debian's own, the series' own checks: too slow
+# under TCG for make test.
+GUEST_TESTS = ("guest-tools/tests/test_fuzz_debug.py",
+               "guest-tools/tests/test_gluestress_debug.py",
+               "guest-tools/tests/test_blktests_nightly.py",
+               "guest-tools/tests/test_blktests_debian.py",
+               "guest-tools/tests/test_blktests_flavour.py",
+               "kernel/tests/test_check_series.py")
+GUEST_TESTS_XML = "guest-tests.xml"
+
+
+@dataclass
+class Step:
+    argv: list
+    verdict: bool = True    # its exit status is a sweep's verdict
+    env: dict = field(default_factory=dict)
+
+
+@dataclass
+class Options:
+    """What `make nightly` passes on: the sweep files, and the nightly
+    sweep's overrides (BENCH_TOPOLOGIES and the like)."""
+    sweep: object                   # sweepfile.Sweep, overrides applied
+    sweep_args: list                # --variant, --repeat, ... as given
+    curve_sweep: str
+    curve_qemu: str
+    sim_sweep: str
+    kernels_sweep: str
+    results_dir: str = None         # None: the sweeps' default
+
+
+def split(sweep):
+    """(gated, every-disk): the nightly sweep's topologies whose boot
+    times gate (its gate_times; all without one), and the others, which
+    prove every disk."""
+    gate = sweep.gate_times
+    gated = [t for t in sweep.topologies if gate is None or t.name in gate]
+    return gated, [t for t in sweep.topologies if t not in gated]
+
+
+def _topology_words(topologies):
+    """Names where the name finds the same file, else the paths."""
+    def word(t):
+        try:
+            same = resolve_topology(t.name, "", "").path == t.path
+        except BenchError:
+            same = False
+        return t.name if same else str(t.path)
+    return " ".join(word(t) for t in topologies)
+
+
+def _make(*targets):
+    return Step(["make", "--no-print-directory", "-C", str(REPO),
+                 *targets], verdict=False)
+
+
+def steps(name, options, run_id, night_dir):
+    """The steps of one part; run_id names the run it makes."""
+    hook = os.environ.get(HOOK)
+    if hook:
+        return [Step([hook, name, run_id or "-"])]
+    blk = blkscale_command()
+    where = ["--run-id", run_id]
+    if options.results_dir:
+        where += ["--results-dir", options.results_dir]
+    if name in ("gated", "every-disk"):
+        topologies = split(options.sweep)[NAMES.index(name)]
+        return [Step([*blk, "nightly", "--sweep", options.sweep.path,
+                      "--topology", _topology_words(topologies),
+                      *options.sweep_args, *where])]
+    if name == "bootcurve":
+        build = [_make("qemu")] if options.curve_qemu == "patched" else []
+        return build + [Step([*blk, "bench", "--sweep", options.curve_sweep,
+                              "--qemu", options.curve_qemu, *where])]
+    if name == "sim":
+        return [Step([*blk, "nightly", "--sweep", options.sim_sweep,
+                      *where])]
+    if name == "kernels":
+        # Built here, so that a variant that cannot be built fails this
+        # part and not the rest.
+        return [_make("kernel-all", "initramfs-all"),
+                Step([*blk, "bench", "--sweep", options.kernels_sweep,
+                      *where])]
+    if name == "guest-tests":
+        xml = os.path.join(night_dir, GUEST_TESTS_XML)
+        return [Step([sys.executable, "-m", "pytest", "-q", "-ra", "-p",
+                      "no:cacheprovider", f"--junitxml={xml}",
+                      *GUEST_TESTS], verdict=False,
+                     env={"BLKSCALE_NIGHTLY": "1"})]
+    raise ValueError(name)
+
+
+def makes_run(name):
+    """Whether the part makes a run under results/ (guest-tests: JUnit
+    in the night's directory)."""
+    return name != "guest-tests"
+
+
+def empty(name, options):
+    """Why the part has nothing to run, or None."""
+    if name in ("gated", "every-disk") and \
+            not split(options.sweep)[NAMES.index(name)]:
+        return ("no topology of the nightly sweep "
+                + ("is in" if name == "gated" else "is left out of")
+                + " its gate_times")
+    return None
+
+
+def command_text(part_steps):
+    return " && ".join(
+        " ".join([*(f"{k}={v}" for k, v in s.env.items()),
+                  shlex.join(s.argv)]) for s in part_steps)
