@@ -39,8 +39,8 @@ def test_nightly_pass_then_regression(bench_env):
     # One repeat has no spread: the nightly added a second to decide.
     assert "nightly: small: 1 repeat added to decide its times" in out.stdout, out.stdout
     assert "REGRESSION  small patched: procdevices_ns_per_read_0_vs_stock: " \
-        "0.75 > 0.3 x 1.1 (2.50x); 2 repeats: fails at >= 0.33; passes " \
-        "only at <= 0.33" in out.stdout
+        "0.75 > 0.3 x 1.2 (2.50x); 2 repeats: fails at >= 0.36; passes " \
+        "only at <= 0.36" in out.stdout
     assert "WARN        small patched: procdevices_ns_per_read_0: 75000 > " \
         "30000 x 1.5 (2.50x)" in out.stdout
     root = ET.parse(bench_env.results / "n2" / "nightly.xml").getroot()
