@@ -28,8 +28,8 @@ def test_every_cross_metric_has_a_ceiling():
 
 def test_ceiling_pass_fail_inconclusive():
     got = _by_metric(ceilings.checks(_figures(
-        register_p50_ns=[1.01, 1.05, 1.03],       # <= 1.1: pass
-        lookup_p50_ns=[2.1, 2.5, 2.2],            # > 1.1: fail
+        register_p50_ns=[1.01, 1.05, 1.03],       # <= 1.2: pass
+        lookup_p50_ns=[2.1, 2.5, 2.2],            # > 1.2: fail
         kernel_to_init_s=[1.0, 1.5, 1.2],         # straddles 1.3
         block_dynamic_capacity=[15.9, 15.9],      # >= 1: pass
         guest_slab_kib_per_disk=[1.2]),           # > 1.1: fail
@@ -37,7 +37,7 @@ def test_ceiling_pass_fail_inconclusive():
     assert got["register_p50_ns_vs_stock"].status == compare.PASS
     assert got["lookup_p50_ns_vs_stock"].status == compare.REGRESSION
     assert got["lookup_p50_ns_vs_stock"].failed
-    assert "beyond the ceiling <= 1.1" in \
+    assert "beyond the ceiling <= 1.2" in \
         got["lookup_p50_ns_vs_stock"].message
     inc = got["kernel_to_init_s_vs_stock"]
     assert inc.status == compare.INCONCLUSIVE and not inc.failed
