@@ -70,3 +70,17 @@ def test_verdict():
     result, failed = compare.verdict(checks)
     assert result == "REGRESSION" and [c.metric for c in failed] == \
         ["fio_failed"]
+
+
+def test_per_call_costs_gate_only_where_times_gate():
+    """A per-call cost 2x its baseline ratio fails on a topology that
+    gate_times names and only warns on one it leaves out."""
+    cross = metrics.cross_name("register_p50_ns", "stock")
+    args = (MANIFEST, {"t": {"patched": _three({cross: 2.0})}},
+            _baseline({cross: 1.0}), LIMITS)
+    gated = {c.metric: c for c in compare.compare(*args, gate_times=["t"])}
+    assert gated[cross].status == compare.REGRESSION
+    advisory = {c.metric: c for c in compare.compare(*args,
+                                                     gate_times=["other"])}
+    assert advisory[cross].status == compare.WARN
+    assert not advisory[cross].failed
