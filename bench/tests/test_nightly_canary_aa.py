@@ -16,7 +16,7 @@ import pytest
 
 from blkscale.paths import REPO
 
-EVIDENCE = REPO / "bench" / "evidence" / "20261204-nightly-judged"
+EVIDENCE = REPO / "evidence" / "20261204-nightly-judged"
 BASELINES = REPO / "bench" / "baselines"
 SWEEPS = REPO / "bench" / "sweeps"
 # The canary's ballast: one 8 KiB allocation per disk added.
