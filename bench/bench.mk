@@ -13,7 +13,7 @@ NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
 # The boot curve past 10,000 disks: three repeats, its goals judged (not
 # against a baseline), with the QEMU that make qemu builds in its part:
 # Debian's spends most of a minute creating 20,000 disks before the guest
-# starts (bench/evidence/20261205-qemu-patched).  NIGHTLY_CURVE_QEMU=distro
+# starts (evidence/20261205-qemu-patched).  NIGHTLY_CURVE_QEMU=distro
 # runs it with Debian's binary instead.
 NIGHTLY_CURVE_SWEEP ?= bench/sweeps/bootcurve-nightly.toml
 NIGHTLY_CURVE_QEMU ?= patched

@@ -2,9 +2,9 @@
 (launcher/blkscale/qemu/startcost.json), made from qemustart.py's logs:
 
     PYTHONPATH=launcher:bench /usr/bin/python3 -m blkscale_bench.startcost \\
-        bench/evidence/20261205-qemu-patched/qemustart.log \\
-        bench/evidence/20261205-qemu-patched/qemustart-65536.log \\
-        bench/evidence/20261205-qemu-qmp/qemustart-65536.log \\
+        evidence/20261205-qemu-patched/qemustart.log \\
+        evidence/20261205-qemu-patched/qemustart-65536.log \\
+        evidence/20261205-qemu-qmp/qemustart-65536.log \\
         > launcher/blkscale/qemu/startcost.json
 
 Each run line of a log ("N METHOD KIND batch B rep R: {figures}") is one

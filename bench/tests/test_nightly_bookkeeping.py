@@ -1,6 +1,6 @@
 """Holes a failure could slip through, closed: each case edits a copy of
 a committed nightly that added repeats and was then interrupted
-(bench/evidence/20261204-nightly-judged: five repeats of three
+(evidence/20261204-nightly-judged: five repeats of three
 topologies on both kernels, a sixth round stopped by SIGINT), judges it
 with `./blkscale nightly --compare` against the committed baselines
 (made from a separate run), and must see the failure named."""
@@ -14,7 +14,7 @@ import pytest
 
 from blkscale.paths import REPO
 
-EVIDENCE = REPO / "bench" / "evidence" / "20261204-nightly-judged"
+EVIDENCE = REPO / "evidence" / "20261204-nightly-judged"
 BASELINES = REPO / "bench" / "baselines"
 TOPO = "stress-1000"
 

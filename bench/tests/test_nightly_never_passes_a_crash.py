@@ -13,7 +13,7 @@ import pytest
 
 from blkscale.paths import REPO
 
-EVIDENCE = REPO / "bench" / "evidence" / "20261204-nightly-verify"
+EVIDENCE = REPO / "evidence" / "20261204-nightly-verify"
 BASELINES = REPO / "bench" / "baselines"
 TOPO, VARIANT = "stress-1000", "patched"
 

@@ -1,5 +1,5 @@
 """The one-sided decision on paired ratios, fed the real noise of a
-committed nightly (bench/evidence/20261204-nightly-judged: five repeats
+committed nightly (evidence/20261204-nightly-judged: five repeats
 of both kernels on a shared 2-core host, 16 of the first 24 runs
 loaded) and judged against the baselines of a separate run
 (bench/baselines, from 20261204-nightly-verify).
@@ -20,7 +20,7 @@ from blkscale.paths import REPO
 from blkscale_bench import repeats
 from blkscale_bench.judging import baseline
 
-JUDGED = REPO / "bench" / "evidence" / "20261204-nightly-judged"
+JUDGED = REPO / "evidence" / "20261204-nightly-judged"
 TOPO, CENSUS = "stress-1000", "census_complete_s_vs_stock"
 
 

@@ -7,7 +7,7 @@ import subprocess
 from blkscale.paths import REPO
 from blkscale_bench import slowdown
 
-EVIDENCE = REPO / "bench" / "evidence" / "20261204-nightly-judged"
+EVIDENCE = REPO / "evidence" / "20261204-nightly-judged"
 RESULTS = "stress-1000/{}/2/results.json"
 
 

@@ -8,7 +8,7 @@ import pytest
 from blkscale import commands
 from blkscale.errors import TopologyError
 from blkscale.qemu.backend import QemuBackend
-from blkscale.topology import resources
+from blkscale.topology.vectors import RESULTS_VECTORS, vector_cost
 from launchertest import run_cli
 
 
@@ -49,7 +49,7 @@ def test_msix_budget_shares_then_uses_intx_first(tmp_path):
     p = prepare(tmp_path, '[guest]\nmemory_mib = 4096\n[[virtio_blk]]\n'
                 'id = "b"\ncount = 400\n')
     res = p.resources
-    assert res.vectors_used <= res.vector_budget + resources.RESULTS_VECTORS
+    assert res.vectors_used <= res.vector_budget + RESULTS_VECTORS
     vectors = [d.vectors for d in p.layout.devices]
     # INTx devices come first in enumeration order, then shared vectors.
     intx = vectors.count(0)
@@ -67,11 +67,11 @@ def test_msix_fits_keeps_qemu_defaults(tmp_path):
 
 def test_vector_cost_model():
     # Managed queue vectors are reserved on every CPU of their mask.
-    assert resources.vector_cost("virtio_blk", 1, 2, 2) == 3
-    assert resources.vector_cost("virtio_blk", 8, 9, 2) == 9
-    assert resources.vector_cost("virtio_scsi", 1, 4, 2) == 5
-    assert resources.vector_cost("virtio_scsi", 2, 2, 2) == 2   # shared
-    assert resources.vector_cost("virtio_blk", 2, 0, 2) == 0    # INTx
+    assert vector_cost("virtio_blk", 1, 2, 2) == 3
+    assert vector_cost("virtio_blk", 8, 9, 2) == 9
+    assert vector_cost("virtio_scsi", 1, 4, 2) == 5
+    assert vector_cost("virtio_scsi", 2, 2, 2) == 2   # shared
+    assert vector_cost("virtio_blk", 2, 0, 2) == 0    # INTx
 
 
 def test_legacy_io_space_allows_eight_bridges(tmp_path):

@@ -18,7 +18,7 @@ from test_qemu_binary_choice import _patched_build
 
 START = re.compile(r"^QEMU start: about ([\d.]+) s for ([\d,]+) disks on the "
                    r"command line \((\w+) binary; fit to 5,000-20,000 "
-                   r"measured disks, bench/evidence/20261205-qemu-patched"
+                   r"measured disks, evidence/20261205-qemu-patched"
                    r"(, extrapolated)?\)$", re.M)
 SCSI = ('[[virtio_scsi]]\nid = "san"\ncontrollers = {c}\ntargets = 10\n'
         'luns = 25\nsize_mib = 1024\nbacking = "null"\n')
@@ -86,7 +86,7 @@ def test_fewer_disks_than_measured_are_bounded(tmp_path, env):
     text = _plan(_topology(tmp_path, 4), "distro", env)
     assert "QEMU start: at most 1.51 s for 1,000 disks on the command line " \
         "(distro binary; 5,000 disks took that, fewer were not measured; " \
-        "bench/evidence/20261205-qemu-patched)" in text
+        "evidence/20261205-qemu-patched)" in text
 
 
 def test_a_path_has_no_measured_cost(tmp_path, env):
@@ -113,11 +113,11 @@ def test_disks_over_qmp_are_not_predicted(tmp_path, env, fake_build):
     text = _plan(_topology(tmp_path, 40), "patched", qmp)
     assert "the 10,000 disks added over QMP are not covered by this fit " \
         "(65,536 disks started in 9.8 s, 8.1 s of it over QMP, measured " \
-        "3 times, median: bench/evidence/20261205-qemu-qmp/" \
+        "3 times, median: evidence/20261205-qemu-qmp/" \
         "qemustart-65536.log)" in text
     text = _plan(_topology(tmp_path, 40), "distro", qmp)
     assert "(65,536 disks started in 1954.3 s, 1837.0 s of it over QMP, " \
-        "measured once: bench/evidence/20261205-qemu-patched/" \
+        "measured once: evidence/20261205-qemu-patched/" \
         "qemustart-65536.log)" in text
 
 
@@ -127,7 +127,7 @@ def test_plan_json_has_the_binary_and_the_start(tmp_path, env):
     assert doc["qemu"]["start"] == {
         "seconds": 39.53, "disks": 20000, "how": "fit",
         "measured": [5000, 20000],
-        "evidence": ["bench/evidence/20261205-qemu-patched"],
+        "evidence": ["evidence/20261205-qemu-patched"],
         "method": "stack"}
 
 

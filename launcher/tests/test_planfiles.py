@@ -94,8 +94,10 @@ def test_fio_job_is_the_global_section(tmp_path):
 
 
 def test_fio_spread_puts_io_anywhere_on_the_disk(tmp_path):
-    p = planned(tmp_path)
-    p.topo.plan.fio.spread = True
+    path = tmp_path / "t.toml"
+    path.write_text(TOPO.replace("[plan.fio]\n",
+                                 "[plan.fio]\nspread = true\n"))
+    p = topology.prepare(path)
     lines = planfiles.fio_job(p.topo).splitlines()
     assert "size=100%" in lines and "io_size=16m" in lines
 

@@ -14,7 +14,7 @@ def _q(used, signalled, last_avail, inuse=0, valid=True):
 
 
 def test_the_one_vcpu_hang_is_a_lost_notification():
-    # bench/evidence/20261205-one-vcpu-hang: controller 3's request
+    # evidence/20261205-one-vcpu-hang: controller 3's request
     # queue, everything answered, the guest's used_event 93 behind
     said = virtqueues.judge(_q(3954, 3954, 3954), True,
                             {"avail_idx": 3954, "used_idx": 3954,

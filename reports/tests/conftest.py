@@ -99,7 +99,7 @@ def fixture_copy(tmp_path):
     return copy
 
 
-KERNELS_SWEEP = REPO / "bench" / "evidence" / "20261205-kernels" / \
+KERNELS_SWEEP = REPO / "evidence" / "20261205-kernels" / \
     "oracle-4000-5"
 
 

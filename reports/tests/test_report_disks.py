@@ -10,7 +10,7 @@ import shutil
 from blkscale.paths import REPO
 from conftest import KERNELS_SWEEP, read_tables, run_report
 
-BOOTCURVE = REPO / "bench" / "evidence" / "20261204-bootcurve-nightly"
+BOOTCURVE = REPO / "evidence" / "20261204-bootcurve-nightly"
 
 
 def _variants(stdout):

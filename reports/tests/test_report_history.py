@@ -15,7 +15,7 @@ from blkscale_reports.errors import ReportError
 from blkscale_reports import trend
 from conftest import read_tables, run_report
 
-EVIDENCE = REPO / "bench" / "evidence"
+EVIDENCE = REPO / "evidence"
 NIGHTS = [EVIDENCE / n for n in ("20261204-nightly-judged",
                                  "20261203-221318-default",
                                  "20261204-nightly-verify")]

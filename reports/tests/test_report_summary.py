@@ -104,7 +104,7 @@ def test_verdicts_of_a_judged_night(tmp_path):
     import shutil
     from blkscale.paths import REPO
     run_dir = tmp_path / "night"
-    shutil.copytree(REPO / "bench" / "evidence" / "20261204-nightly-judged",
+    shutil.copytree(REPO / "evidence" / "20261204-nightly-judged",
                     run_dir)
     out = run_report(run_dir)
     assert out.returncode == 0, out.stderr

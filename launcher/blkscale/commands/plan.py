@@ -9,7 +9,8 @@ from ..machine import diskroom
 from ..machine.guest import kernel_cmdline
 from ..qemu.backend import QemuBackend
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
-from ..topology.resources import IO_SPACE, VECTORS_PER_VCPU
+from ..topology.resources import IO_SPACE
+from ..topology.vectors import VECTORS_PER_VCPU
 from . import prepare_with_start
 from .runflags import add_qemu_argument
 

@@ -164,9 +164,7 @@ def main(args):
             chosen = backend.accelerator(args.accel, kernels[variants[0]][0],
                                          progress)
             accel, reason = chosen.accel, chosen.reason
-            if accel == "kvm":
-                planned.use_accel(accel)
-            _raise_fd_limit(planned.resources.fds)
+            _raise_fd_limit(planned.fds(accel))
             opts = Options(backend, chosen, args.show_command, progress,
                            args.profile or 0.0, image_layers)
             for k, variant in repeats.order(variants, args.repeat):

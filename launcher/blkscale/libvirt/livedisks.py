@@ -52,7 +52,7 @@ CONTROLLER_BYTES = 200
 NATIVE_DISK_BYTES = 640
 
 
-# What one disk attached live costs (bench/evidence/20261205-libvirt-attach/,
+# What one disk attached live costs (evidence/20261205-libvirt-attach/,
 # blkscale_bench.attachcost on a 2-core host): a <disk> through
 # virDomainAttachDeviceFlags 272 ms, the median over 1500 slices beside 2500
 # on the command line; a disk through QEMU's monitor 48.6 ms at the first

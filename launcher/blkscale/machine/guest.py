@@ -37,7 +37,7 @@ def max_vcpus(topo, accel):
     no interrupt, the guest idle for good) in 1 of 70 boots on a busy
     host, 3 of about 35 on an idle one.  A second possible vCPU, never
     present (the guest sees one CPU and one it could hot-plug), makes
-    QEMU translate for parallel vCPUs (bench/evidence/20261205-one-vcpu-hang/).
+    QEMU translate for parallel vCPUs (evidence/20261205-one-vcpu-hang/).
     """
     if accel != "kvm" and topo.guest.vcpus == 1:
         return 2

@@ -6,7 +6,7 @@ for an interrupt; this says whether a device owes it one:
 - completions past the guest's used_event with QEMU's signalled index
   already at its used index: the guest asked to hear of them, QEMU
   decided no interrupt was due (a lost notification: the one-vCPU TCG
-  race, bench/evidence/20261205-one-vcpu-hang);
+  race, evidence/20261205-one-vcpu-hang);
 - requests the guest made available that QEMU has not taken (a lost
   kick);
 - requests QEMU took and has not answered (a backend that stalled).

@@ -23,18 +23,22 @@ from .resources import Resources, check_fds, plan_resources
 MAX_DISKS = 65536
 
 
-@dataclass
+@dataclass(frozen=True)
 class Planned:
     topo: Topology
     layout: Layout
     resources: Resources
 
-    def use_accel(self, accel):
-        """Redo what depends on the accelerator (KVM's eventfds)."""
-        check_fds(self.topo, self.layout, self.resources, accel)
+    def fds(self, accel):
+        """The file descriptors QEMU needs under the accelerator a run
+        chose, or TopologyError past the hard limit (KVM adds eventfds)."""
+        check_fds(self.topo, self.resources, accel)
+        return self.resources.fds_for(accel)
 
 
 def prepare(path, accel="tcg"):
+    """The topology planned in one pass, refused if it cannot run under
+    accel; the plan itself holds what every accelerator needs."""
     topo = load(path)
     total = topo.expected["virtio"] + topo.expected["scsi"]
     if total > MAX_DISKS:

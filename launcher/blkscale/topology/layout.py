@@ -18,14 +18,17 @@ before the buses behind its bridges (pci_bus_add_devices()).  The same
 order makes virtio_blk probe, so the guest names disks vda, vdb, ... in
 that order, which is how the launcher knows the names of fio and lvm disks.
 
-Layout.disks holds one record per disk with its whole address (device,
-bus, slot, SCSI target and LUN), so that the QEMU command line and the
-libvirt XML place each disk from the same record.
+Layout.disks holds one record per disk with its whole address (bus,
+slot, SCSI target and LUN), so that the QEMU command line and the
+libvirt XML place each disk from the same record.  A device's record is
+made once its queues and vectors are chosen (vectors.py): the budget is
+spent in enumeration order, which only the whole placement knows.
 """
 
 from dataclasses import dataclass, field
 
 from ..errors import TopologyError
+from . import vectors
 
 SLOTS_PER_BUS = 32
 ROOT_RESERVED = {0: "host bridge", 1: "PIIX3", 2: "virtio-serial (results)"}
@@ -52,25 +55,14 @@ class Bus:
         return [s for s in range(SLOTS_PER_BUS) if s not in used]
 
 
-@dataclass
-class Device:
-    group: object
-    index: int                # index of the device within its group
-    bus: Bus
-    slot: int
-    # Filled in by the resource planner.
-    num_queues: int = 0
-    queue_size: int = 0
-    vectors: int = 0
-    disks: list = field(default_factory=list)     # its Disk records
-
-
-@dataclass
+@dataclass(frozen=True)
 class Disk:
     """One disk and where it sits."""
     group: object
     index: int                # index of the disk within its group
-    device: Device            # its virtio-blk device or virtio-scsi controller
+    # Where its virtio-blk device or virtio-scsi controller sits.
+    bus: Bus
+    slot: int
     target: int = None        # SCSI target and LUN on the controller
     lun: int = None
     # vdX in virtio_blk probe order (the guest's names); sdX in layout
@@ -78,21 +70,26 @@ class Disk:
     # asynchronous probe order).
     name: str = ""
 
-    @property
-    def bus(self):
-        return self.device.bus
 
-    @property
-    def slot(self):
-        return self.device.slot
+@dataclass(frozen=True)
+class Device:
+    group: object
+    index: int                # index of the device within its group
+    bus: Bus
+    slot: int
+    num_queues: int
+    queue_size: int
+    vectors: int
+    disks: list               # its Disk records
 
 
-@dataclass
+@dataclass(frozen=True)
 class Layout:
     root: Bus
     buses: list               # every bus in guest enumeration order
     devices: list             # every device in guest enumeration order
     disks: list               # every Disk, in the same order
+    msix: vectors.Msix        # the vector budget and how it is spent
 
     @property
     def bridges(self):
@@ -180,8 +177,9 @@ def _eligible(group, bus):
     return True
 
 
-def _fill(groups, buses, commit):
-    """Place every group's devices; the first group that does not fit."""
+def _fill(groups, buses, placed=None):
+    """Place every group's devices, as (bus, slot, group, index) into
+    placed if given; the first group that does not fit."""
     free = {id(b): b.free_slots() for b in buses}
     for group in groups:
         remaining = group.devices
@@ -193,9 +191,9 @@ def _fill(groups, buses, commit):
                 continue
             slots = free[id(bus)]
             take = min(group.per_bus, len(slots), remaining)
-            if commit:
+            if placed is not None:
                 for slot in slots[:take]:
-                    bus.devices[slot] = Device(group, index, bus, slot)
+                    placed.append((bus, slot, group, index))
                     index += 1
             del slots[:take]
             remaining -= take
@@ -226,10 +224,11 @@ def plan_layout(topo):
         if root is None:
             continue
         buses = _dfs(root, [])
-        failed = _fill(groups, buses, commit=False)
+        failed = _fill(groups, buses)
         if failed is None:
-            _fill(groups, buses, commit=True)
-            return _finish(root, buses)
+            placed = []
+            _fill(groups, buses, placed)
+            return _finish(topo, root, buses, placed)
     if failed is None:
         failed = groups[-1]
     total = sum(g.devices for g in groups)
@@ -241,31 +240,38 @@ def plan_layout(topo):
                         "per_bus or bus limits)")
 
 
-def _finish(root, buses):
+def _finish(topo, root, buses, placed):
     # The firmware numbers buses depth-first, in the same order.
     for number, bus in enumerate(buses):
         bus.number = number
-    devices = [bus.devices[s] for bus in buses for s in sorted(bus.devices)]
-    return Layout(root, buses, devices, _disks(devices))
-
-
-def _disks(devices):
-    disks = []
+    # Enumeration order: bus by bus, slot by slot.
+    placed.sort(key=lambda p: (p[0].number, p[1]))
+    queues, msix = vectors.choose(topo, [group for _, _, group, _ in placed])
+    devices = []
     count = {"vd": 0, "sd": 0}
-    for dev in devices:
-        group = dev.group
-        if group.kind == "virtio_blk":
-            addresses = [(dev.index, None, None)]
-            prefix = "vd"
-        else:
-            first = dev.index * group.disks_per_controller
-            addresses = [(first + target * group.luns + lun, target, lun)
-                         for target in range(group.targets)
-                         for lun in range(group.luns)]
-            prefix = "sd"
-        for index, target, lun in addresses:
-            dev.disks.append(Disk(group, index, dev, target, lun,
-                                  prefix + disk_suffix(count[prefix])))
-            count[prefix] += 1
-        disks += dev.disks
+    for (bus, slot, group, index), q in zip(placed, queues):
+        device = Device(group, index, bus, slot, q.num_queues, q.queue_size,
+                        q.vectors, _disks(group, index, bus, slot, count))
+        bus.devices[slot] = device
+        devices.append(device)
+    return Layout(root, buses, devices,
+                  [disk for d in devices for disk in d.disks], msix)
+
+
+def _disks(group, index, bus, slot, count):
+    """The Disk records of one device; count: the names given so far."""
+    if group.kind == "virtio_blk":
+        addresses = [(index, None, None)]
+        prefix = "vd"
+    else:
+        first = index * group.disks_per_controller
+        addresses = [(first + target * group.luns + lun, target, lun)
+                     for target in range(group.targets)
+                     for lun in range(group.luns)]
+        prefix = "sd"
+    disks = []
+    for number, target, lun in addresses:
+        disks.append(Disk(group, number, bus, slot, target, lun,
+                          prefix + disk_suffix(count[prefix])))
+        count[prefix] += 1
     return disks

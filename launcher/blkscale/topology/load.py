@@ -104,36 +104,40 @@ def load(path):
     nb = data["null_blk"]
     null_blk = NullBlk(**nb) if nb is not None else None
 
+    # The plan's disks are chosen here, so that every record is whole
+    # when it is made.
+    groups = scsi + blk
     p = data["plan"]
-    plan = Plan(p["steps"], p["settle_s"],
-                {k: v for k, v in (p["args"] or {}).items() if v is not None},
-                Fio(**p["fio"]), Lvm(**p["lvm"]), Blktests(**p["blktests"]))
+    steps = p["steps"]
+    args = {k: v for k, v in (p["args"] or {}).items() if v is not None}
+    _check_steps(path, steps, args, raw.get("plan", {}))
+    fio, fio_disks = Fio(**p["fio"]), []
+    if "fio" in steps:
+        fio, fio_disks = _fio(path, p["fio"], groups, blk)
+    lvm_disks = []
+    if "lvm" in steps:
+        lvm_disks = _lvm_disks(path, p["lvm"], groups, blk + scsi)
+    blktests = Blktests(**p["blktests"])
+    if "blktests" in steps:
+        blktests = _blktests(path, p["blktests"], groups)
+    plan = Plan(steps, p["settle_s"], args, fio, Lvm(**p["lvm"]), blktests)
 
     topo = Topology(path, name, data["description"], guest, timeouts, blk,
-                    scsi, scsi_debug, null_blk, plan)
-    _check_plan(topo, raw.get("plan", {}))
+                    scsi, scsi_debug, null_blk, plan, fio_disks, lvm_disks)
+    if not topo.expected_total:
+        _check_diskless(topo)
     return topo
 
 
-def _check_plan(topo, raw_plan):
-    path, plan = topo.path, topo.plan
-    for step in plan.args:
-        if step not in plan.steps:
+def _check_steps(path, steps, args, raw_plan):
+    for step in args:
+        if step not in steps:
             raise TopologyError(path, f"plan.args.{step}",
                                 f"step {step} is not in plan.steps")
     for step in ("fio", "lvm", "blktests"):
-        if step in raw_plan and step not in plan.steps:
+        if step in raw_plan and step not in steps:
             raise TopologyError(path, f"plan.{step}",
                                 f"step {step} is not in plan.steps")
-    if "fio" in plan.steps:
-        _choose_fio_disks(topo)
-    if "lvm" in plan.steps:
-        _choose_lvm_disks(topo)
-    if "blktests" in plan.steps:
-        _choose_blktests_disks(topo)
-        _check_blktests_reruns(topo)
-    if not topo.expected_total:
-        _check_diskless(topo)
 
 
 def _check_diskless(topo):
@@ -150,19 +154,23 @@ def _check_diskless(topo):
                         " only " + ", ".join(schema.DISKLESS_STEPS))
 
 
-def _selected_groups(topo, section, names, default):
+def _group(groups, gid):
+    return next((g for g in groups if g.id == gid), None)
+
+
+def _selected_groups(path, groups, section, names, default):
     """The disk groups a step may use: the guest finds disks by serial,
     so groups of every kind."""
     if not names:
         return default
-    groups = []
+    chosen = []
     for i, gid in enumerate(names):
         field = f"plan.{section}.groups[{i}]"
-        group = topo.group(gid)
+        group = _group(groups, gid)
         if group is None:
-            raise TopologyError(topo.path, field, f'no disk group "{gid}"')
-        groups.append(group)
-    return groups
+            raise TopologyError(path, field, f'no disk group "{gid}"')
+        chosen.append(group)
+    return chosen
 
 
 def _first_disks(groups, limit):
@@ -175,90 +183,95 @@ def _first_disks(groups, limit):
     return disks
 
 
-def _choose_fio_disks(topo):
-    fio = topo.plan.fio
-    groups = _selected_groups(topo, "fio", fio.groups,
-                              topo.blk_groups or topo.pci_groups)
-    if not groups:
-        raise TopologyError(topo.path, "plan.steps", "step fio needs at least "
+def _fio(path, raw, groups, blk):
+    """plan.fio with verify decided, and the fio disks as (group, index)
+    pairs."""
+    chosen = _selected_groups(path, groups, "fio", raw["groups"],
+                              blk or groups)
+    if not chosen:
+        raise TopologyError(path, "plan.steps", "step fio needs at least "
                             "one virtio_blk or virtio_scsi disk group")
-    disks = _first_disks(groups, fio.disks)
+    disks = _first_disks(chosen, raw["disks"])
     null = [g for g in {id(g): g for g, _ in disks}.values()
             if not g.file_backed]
-    if fio.verify is True and null:
-        raise TopologyError(topo.path, "plan.fio.verify",
+    if raw["verify"] is True and null:
+        raise TopologyError(path, "plan.fio.verify",
                             f'group "{null[0].id}" is backed by null-co, '
                             "which discards writes: "
                             "nothing to verify (use sparse or slice backing)")
-    if fio.verify == schema.AUTO:
-        fio.verify = not null
+    verify = not null if raw["verify"] == schema.AUTO else raw["verify"]
     for group, _ in disks:
-        if fio.size_mib > group.size_mib:
-            raise TopologyError(topo.path, "plan.fio.size_mib",
-                                f"{fio.size_mib} MiB is larger than the "
+        if raw["size_mib"] > group.size_mib:
+            raise TopologyError(path, "plan.fio.size_mib",
+                                f"{raw['size_mib']} MiB is larger than the "
                                 f'disks of group "{group.id}" '
                                 f"({group.size_mib} MiB)")
-    topo.fio_disks = disks
+    return Fio(**dict(raw, verify=verify)), disks
 
 
-def _choose_lvm_disks(topo):
-    lvm = topo.plan.lvm
-    backed = [g for g in list(topo.blk_groups) + list(topo.scsi_groups)
-              if g.file_backed]
-    groups = _selected_groups(topo, "lvm", lvm.groups, backed)
-    for i, group in enumerate(groups):
+def _lvm_disks(path, raw, groups, blk_then_scsi):
+    """The lvm disks as (group, index) pairs."""
+    backed = [g for g in blk_then_scsi if g.file_backed]
+    chosen = _selected_groups(path, groups, "lvm", raw["groups"], backed)
+    for i, group in enumerate(chosen):
         if not group.file_backed:
-            raise TopologyError(topo.path, f"plan.lvm.groups[{i}]", f'group '
+            raise TopologyError(path, f"plan.lvm.groups[{i}]", f'group '
                                 f'"{group.id}" is backed by null-co, which '
                                 "discards writes; lvm needs sparse or slice "
                                 "backing")
-    if not groups:
-        raise TopologyError(topo.path, "plan.steps", "step lvm needs a "
+    if not chosen:
+        raise TopologyError(path, "plan.steps", "step lvm needs a "
                             "disk group with sparse or slice backing")
-    topo.lvm_disks = _first_disks(groups, lvm.disks)
+    return _first_disks(chosen, raw["disks"])
 
 
-def _choose_blktests_disks(topo):
-    """TEST_DEVS: named disks, or the first disk of each file-backed group.
+def _blktests(path, raw, groups):
+    """plan.blktests with TEST_DEVS decided: named disks, or the first
+    disk of each file-backed group.
 
     blktests writes and reads back, so a null-co disk cannot be one.
     """
-    bt = topo.plan.blktests
-    if not bt.disks:
-        bt.disks = [f"{g.id}-0" for g in topo.pci_groups
-                    if g.file_backed]
-        if not bt.disks:
-            raise TopologyError(topo.path, "plan.blktests.disks", "no disk "
+    disks = raw["disks"]
+    if not disks:
+        disks = [f"{g.id}-0" for g in groups if g.file_backed]
+        if not disks:
+            raise TopologyError(path, "plan.blktests.disks", "no disk "
                                 "group with sparse or slice backing to test "
                                 "on; name disks or add such a group")
-        return
-    for i, serial in enumerate(bt.disks):
-        field = f"plan.blktests.disks[{i}]"
-        gid, index = serial.rsplit("-", 1)
-        group = topo.group(gid)
-        if group is None:
-            raise TopologyError(topo.path, field, f'no disk group "{gid}"')
-        if int(index) >= group.disks:
-            raise TopologyError(topo.path, field, f'group "{gid}" has '
-                                f"{group.disks} disks; there is no {serial}")
-        if not group.file_backed:
-            raise TopologyError(topo.path, field, f'group "{gid}" is backed '
-                                "by null-co, which discards writes; blktests "
-                                "needs sparse or slice backing")
+    else:
+        for i, serial in enumerate(disks):
+            _check_blktests_disk(path, f"plan.blktests.disks[{i}]", serial,
+                                 groups)
+    blktests = Blktests(**dict(raw, disks=disks))
+    _check_blktests_reruns(path, blktests)
+    return blktests
 
 
-def _check_blktests_reruns(topo):
+def _check_blktests_disk(path, field, serial, groups):
+    gid, index = serial.rsplit("-", 1)
+    group = _group(groups, gid)
+    if group is None:
+        raise TopologyError(path, field, f'no disk group "{gid}"')
+    if int(index) >= group.disks:
+        raise TopologyError(path, field, f'group "{gid}" has '
+                            f"{group.disks} disks; there is no {serial}")
+    if not group.file_backed:
+        raise TopologyError(path, field, f'group "{gid}" is backed '
+                            "by null-co, which discards writes; blktests "
+                            "needs sparse or slice backing")
+
+
+def _check_blktests_reruns(path, bt):
     """A test named for reruns must be one the plan runs, and reruns on."""
-    bt = topo.plan.blktests
     if bt.rerun_tests and not bt.reruns:
-        raise TopologyError(topo.path, "plan.blktests.rerun_tests",
+        raise TopologyError(path, "plan.blktests.rerun_tests",
                             "names tests to run again but plan.blktests."
                             "reruns is 0")
     for i, test in enumerate(bt.rerun_tests):
         group = test.split("/")[0]
         if test not in bt.tests and group not in bt.tests:
-            raise TopologyError(topo.path, f"plan.blktests.rerun_tests[{i}]",
+            raise TopologyError(path, f"plan.blktests.rerun_tests[{i}]",
                                 f'"{test}" is not among plan.blktests.tests')
         if test in bt.exclude or group in bt.exclude:
-            raise TopologyError(topo.path, f"plan.blktests.rerun_tests[{i}]",
+            raise TopologyError(path, f"plan.blktests.rerun_tests[{i}]",
                                 f'"{test}" is in plan.blktests.exclude')

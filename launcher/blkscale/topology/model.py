@@ -1,4 +1,5 @@
-"""The validated topology as plain objects.
+"""The validated topology as frozen records, each made whole by the
+loader (load.py).
 
 Groups remember the field path they came from (`virtio_scsi[2]`) so that
 later checks (PCI layout, resources) can point at the right line of thought
@@ -12,7 +13,7 @@ from typing import Optional
 MIB = 1024 * 1024
 
 
-@dataclass
+@dataclass(frozen=True)
 class Guest:
     vcpus: int
     memory_mib: int
@@ -25,14 +26,14 @@ class Guest:
     qemu: str = "distro"
 
 
-@dataclass
+@dataclass(frozen=True)
 class Timeouts:
     boot_s: int
     run_s: int
     hang_s: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class PciGroup:
     """Fields shared by every group of virtio PCI devices."""
     field: str
@@ -55,7 +56,7 @@ class PciGroup:
         return self.backing in ("sparse", "slice")
 
 
-@dataclass
+@dataclass(frozen=True)
 class BlkGroup(PciGroup):
     count: int = 0
     kind = "virtio_blk"
@@ -69,7 +70,7 @@ class BlkGroup(PciGroup):
         return self.count
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScsiGroup(PciGroup):
     controllers: int = 1
     targets: int = 1
@@ -89,7 +90,7 @@ class ScsiGroup(PciGroup):
         return self.controllers * self.targets * self.luns
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScsiDebug:
     add_host: int
     num_tgts: int
@@ -110,7 +111,7 @@ class ScsiDebug:
         return "scsi_debug " + _module_args(args)
 
 
-@dataclass
+@dataclass(frozen=True)
 class NullBlk:
     nr_devices: int
     gb: int
@@ -134,7 +135,7 @@ def _module_args(args):
     return " ".join(f"{k}={value(v)}" for k, v in args.items())
 
 
-@dataclass
+@dataclass(frozen=True)
 class Fio:
     groups: list
     disks: int
@@ -149,13 +150,13 @@ class Fio:
     spread: bool = False
 
 
-@dataclass
+@dataclass(frozen=True)
 class Lvm:
     groups: list
     disks: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Blktests:
     tests: list
     exclude: list
@@ -165,7 +166,7 @@ class Blktests:
     rerun_tests: list = field(default_factory=list)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Plan:
     steps: list
     settle_s: int
@@ -175,7 +176,7 @@ class Plan:
     blktests: Blktests
 
 
-@dataclass
+@dataclass(frozen=True)
 class Topology:
     path: Path
     name: str
@@ -187,9 +188,9 @@ class Topology:
     scsi_debug: Optional[ScsiDebug]
     null_blk: Optional[NullBlk]
     plan: Plan
-    # Filled by the loader: the fio and lvm disks, as (group, index) pairs.
-    fio_disks: list = field(default_factory=list)
-    lvm_disks: list = field(default_factory=list)
+    # The fio and lvm disks the loader chose, as (group, index) pairs.
+    fio_disks: list
+    lvm_disks: list
 
     @property
     def pci_groups(self):

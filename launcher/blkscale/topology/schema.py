@@ -38,7 +38,7 @@ CLOCKSOURCES = ("auto", "tsc", "hpet", "kernel")
 # the 8250 for warnings, oopses and panics (loglevel=5) and the guest
 # sends the whole log home at the end; "virtio" makes the virtio console
 # (hvc0) the kernel's console, the UART only the boot console before it
-# (measured slower than the 8250: bench/evidence/20261204-clock-console);
+# (measured slower than the 8250: evidence/20261204-clock-console);
 # "serial" prints everything on the 8250.  auto: quiet.
 CONSOLES = ("auto", "quiet", "virtio", "serial")
 
