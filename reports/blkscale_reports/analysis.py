@@ -5,6 +5,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from blkscale.figures import clockfloor
+from blkscale.results.runresults import Results
 
 from . import (blktests, bootcurve, everydisk, fit, predict, profile,
                repeats, series, summary)
@@ -58,16 +59,16 @@ def _runs_table(run):
     entries = sorted(run.entries, key=lambda e: order.index(e.host)
                      if e.host in order else len(order))
     for e in entries:
-        d = e.doc or {}
+        d = Results.of(e.doc)
         t.rows.append([e.topology, e.variant]
                       + ([e.host or "-"] if hosts else []) + [fmt(e.disks),
-                       fmt(get(d, "disks", "expected", "total")),
+                       fmt(d.disks_expected_total),
                        e.outcome + (f": {e.message}" if e.outcome != "ok"
                                     and e.message else ""),
-                       get(d, "kernel", "release") or "-",
-                       get(d, "host", "accelerator") or "-",
-                       fmt(get(d, "host", "vcpus")),
-                       fmt(num(get(d, "boot", "wall_s")), 1)])
+                       d.kernel_release or "-",
+                       d.accelerator or "-",
+                       fmt(d.vcpus),
+                       fmt(d.boot_figure("wall_s"), 1)])
     return t
 
 
@@ -247,12 +248,11 @@ def _memory(run, a):
                "Guest slab per disk (KiB)", "Guest RAM in use (KiB)",
                "QEMU peak RSS (KiB)", "QEMU RSS per disk (KiB)"])
     for e in run.with_results():
-        rss = num(get(e.doc, "memory", "qemu_peak_rss_kib"))
+        rss = e.doc.qemu_peak_rss_kib
         t.rows.append([e.topology, e.variant, fmt(e.disks),
-                       fmt(num(get(e.doc, "memory", "guest_slab_kib"))),
-                       fmt(num(get(e.doc, "memory",
-                                   "guest_slab_kib_per_disk")), 2),
-                       fmt(series.guest_used_kib(e.doc)), fmt(rss),
+                       fmt(e.doc.guest_slab_kib),
+                       fmt(e.doc.guest_slab_kib_per_disk, 2),
+                       fmt(e.doc.guest_used_kib), fmt(rss),
                        fmt(rss / e.disks if rss and e.disks else None, 1)])
     a.tables["memory"] = t
     t = Table("memory_fits", "Memory models: cost of one more disk",
