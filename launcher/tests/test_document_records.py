@@ -91,7 +91,8 @@ def test_the_records_read_fields_not_paths():
         runresults.Results.SCHEMA,
         disks={"expected": {"total": 4}, "found": {"vd": 3, "total": 3}},
         boot={"census_complete_s": 2.5, "kernel_to_init_s": 1.0},
-        steps=[{"name": "census", "verdict": "failed"}],
+        steps=[{"name": "census", "verdict": "failed", "start_s": 1.0,
+                "end_s": 3.5}],
         memory={"guest_mem_total_kib": 100, "guest_mem_available_kib": 60},
         host={"accelerator": "tcg", "vcpus": 2},
         outcome={"status": 1, "kind": "disks-missing", "message": "m"}))
@@ -100,6 +101,7 @@ def test_the_records_read_fields_not_paths():
     assert r.boot_figure("census_complete_s") is None
     assert r.boot_figure("kernel_to_init_s") == 1.0
     assert r.steps_failed == 1 and not r.step_ok("census")
+    assert r.step_seconds("census") == 2.5 and r.step_seconds("fio") is None
     assert r.guest_used_kib == 40 and r.accelerator == "tcg"
     assert r.outcome["kind"] == "disks-missing"
     empty = runresults.Results.of(None)

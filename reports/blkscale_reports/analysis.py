@@ -40,7 +40,7 @@ def pick_topology(run, section):
     for topo in run.topologies:
         entries = [run.entry(topo, v) for v in run.variants]
         entries = [e for e in entries if e]
-        if not entries or not all(get(e.doc, section) for e in entries):
+        if not entries or not all(e.doc.get(section) for e in entries):
             continue
         disks = max(e.disks or 0 for e in entries)
         if best is None or disks > best[0]:
@@ -78,7 +78,7 @@ def _census_table(run):
                "dev_t all unique", "Largest minor", "Disks with minor > 255",
                "Disks read", "Census took (s)"])
     for e in run.with_results():
-        c = get(e.doc, "census")
+        c = e.doc.section("census")
         if not c:
             continue
         t.rows.append([e.topology, e.variant,
@@ -109,11 +109,10 @@ def _majors_table(run):
         if not blk:
             continue
         t.rows.append([e.topology, e.variant,
-                       fmt(num(blk.get("dynamic_capacity"))),
+                       fmt(e.doc.figure("block_dynamic_capacity")),
                        _ranges(get(blk, "majors_obtained", "ranges")),
-                       fmt(num(get(blk, "static_collisions", "count"))),
-                       fmt(num(get(e.doc, "majors", "char",
-                                   "dynamic_capacity"))),
+                       fmt(e.doc.figure("block_static_collisions")),
+                       fmt(e.doc.figure("char_dynamic_capacity")),
                        blk.get("stop_error") or "-"])
     return t
 
@@ -148,8 +147,7 @@ def _cost_table(run, topo):
         # open() in user space: each against its own clock's floor
         floors = clockfloor.floors(e.doc)
         kernel, user = floors[clockfloor.KERNEL], floors[clockfloor.USER]
-        t.rows.append([v, fmt(num(get(e.doc, "majors", "block",
-                                      "dynamic_capacity"))),
+        t.rows.append([v, fmt(e.doc.figure("block_dynamic_capacity")),
                        _ns(series.curve_median(e.doc, "register"), kernel),
                        _ns(reg[-1][1] if reg else None, kernel),
                        _ns(series.curve_median(e.doc, "lookup"), user),
@@ -276,7 +274,7 @@ def _io_table(run):
                "pvcreate (s)", "vgcreate (s)", "lvcreate (s)",
                "fio verify on LV (s)", "remove (s)"])
     for e in run.with_results():
-        fio, lvm = get(e.doc, "fio") or {}, get(e.doc, "lvm") or {}
+        fio, lvm = e.doc.section("fio"), e.doc.section("lvm")
         if not fio and not lvm:
             continue
         t.rows.append([e.topology, e.variant, fmt(num(fio.get("disks"))),

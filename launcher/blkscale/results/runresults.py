@@ -122,6 +122,13 @@ class Results(Record):
         step = self.step(name)
         return step is not None and step.get("verdict") == "ok"
 
+    def step_seconds(self, name):
+        """How long step `name` took by the guest's clock, or None."""
+        step = self.step(name) or {}
+        start, end = number(step.get("start_s")), number(step.get("end_s"))
+        return end - start if start is not None and end is not None \
+            else None
+
     @property
     def steps_failed(self):
         if self.steps is None:
