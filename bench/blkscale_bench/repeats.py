@@ -3,12 +3,10 @@ topology and variant, and the figures of metrics.py as stats.Summary
 over the repeats (median, spread, interval), with each variant's ratio
 to the reference taken per repeat."""
 
-import os
-
 from blkscale.figures import byvariant
 from .errors import BenchError
 from blkscale.errors import InputError
-from blkscale.results.manifest import FILENAME, drop_unfinished_rounds
+from blkscale.results.manifest import path_in as manifest_path
 from blkscale.results.read import (check_one_host, read_manifest,
                                    read_results)
 
@@ -29,11 +27,11 @@ def load_all(run_dir):
     results.json is named but cannot be read: for the nightly, a failed
     run like any other."""
     manifest = read_manifest(run_dir)
-    path = os.path.join(run_dir, FILENAME)
+    path = manifest_path(run_dir)
     if manifest is None:
         raise BenchError(path, None, "missing: not a sweep run directory "
                          "(made by `blkscale bench` or `blkscale nightly`)")
-    drop_unfinished_rounds(manifest)
+    manifest = manifest.judged()
     docs, broken = {}, {}
     ran_on = {}
     for i, entry in enumerate(manifest.get("runs") or []):
@@ -64,7 +62,7 @@ def figures(manifest, docs):
     """{topology: {variant: {metric: Summary}}} including the cross
     metrics against the sweep's reference variant, paired by repeat
     (blkscale.figures.byvariant)."""
-    ref = (manifest.get("sweep") or {}).get("reference", "stock")
+    ref = manifest.reference
     return byvariant.figures(docs, ref)
 
 

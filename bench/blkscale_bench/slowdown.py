@@ -13,12 +13,14 @@ written into the copy.
 """
 
 import argparse
-import json
 import os
 import shutil
 import sys
+from copy import deepcopy
 
-from blkscale.results.manifest import FILENAME
+from blkscale.results import runresults
+from blkscale.results.manifest import Manifest
+from blkscale.results.manifest import path_in as manifest_path
 
 JUDGED = ("nightly.json", "nightly.xml")
 
@@ -49,22 +51,22 @@ def copy(run_dir, out_dir, variant, factor, idle=False, boot_only=False):
             os.unlink(os.path.join(out_dir, name))
         except FileNotFoundError:
             pass
-    path = os.path.join(out_dir, FILENAME)
-    with open(path) as f:
-        manifest = json.load(f)
-    for entry in manifest.get("runs") or []:
-        if idle and entry.get("host_load"):
-            entry["host_load"].update(others_cpu_share=0.0, steal_share=0.0,
-                                      loaded=False)
+    manifest = Manifest.reopen(out_dir)
+    for entry in manifest.record.runs:
         if entry.get("variant") != variant or not entry.get("results"):
             continue
-        results = os.path.join(out_dir, entry["results"])
-        with open(results) as f:
-            doc = slower(json.load(f), factor, boot_only)
-        with open(results, "w") as f:
-            json.dump(doc, f)
-    with open(path, "w") as f:
-        json.dump(manifest, f, indent=1)
+        path = os.path.join(out_dir, entry["results"])
+        doc = slower(deepcopy(runresults.read(path).to_json()), factor,
+                     boot_only)
+        runresults.Results.from_json(doc, path).write(path)
+    if idle:
+        manifest.edit_runs(_idle)
+
+
+def _idle(entry):
+    if entry.get("host_load"):
+        entry["host_load"].update(others_cpu_share=0.0, steal_share=0.0,
+                                  loaded=False)
 
 
 def main(argv=None):
@@ -80,8 +82,8 @@ def main(argv=None):
     parser.add_argument("--idle", action="store_true",
                         help="record every run's host load as idle")
     args = parser.parse_args(argv)
-    if not os.path.isfile(os.path.join(args.run_dir, FILENAME)):
-        print(f"{os.path.join(args.run_dir, FILENAME)}: missing: not a "
+    if not os.path.isfile(manifest_path(args.run_dir)):
+        print(f"{manifest_path(args.run_dir)}: missing: not a "
               "sweep run directory", file=sys.stderr)
         return 2
     if os.path.exists(args.out_dir):

@@ -5,6 +5,7 @@ import statistics
 from dataclasses import dataclass, field
 
 from blkscale.figures import clockfloor
+from blkscale.results.runresults import Results
 
 from . import (blktests, bootcurve, everydisk, fit, predict, profile,
                repeats, series, summary)
@@ -39,7 +40,7 @@ def pick_topology(run, section):
     for topo in run.topologies:
         entries = [run.entry(topo, v) for v in run.variants]
         entries = [e for e in entries if e]
-        if not entries or not all(get(e.doc, section) for e in entries):
+        if not entries or not all(e.doc.get(section) for e in entries):
             continue
         disks = max(e.disks or 0 for e in entries)
         if best is None or disks > best[0]:
@@ -58,16 +59,16 @@ def _runs_table(run):
     entries = sorted(run.entries, key=lambda e: order.index(e.host)
                      if e.host in order else len(order))
     for e in entries:
-        d = e.doc or {}
+        d = Results.of(e.doc)
         t.rows.append([e.topology, e.variant]
                       + ([e.host or "-"] if hosts else []) + [fmt(e.disks),
-                       fmt(get(d, "disks", "expected", "total")),
+                       fmt(d.disks_expected_total),
                        e.outcome + (f": {e.message}" if e.outcome != "ok"
                                     and e.message else ""),
-                       get(d, "kernel", "release") or "-",
-                       get(d, "host", "accelerator") or "-",
-                       fmt(get(d, "host", "vcpus")),
-                       fmt(num(get(d, "boot", "wall_s")), 1)])
+                       d.kernel_release or "-",
+                       d.accelerator or "-",
+                       fmt(d.vcpus),
+                       fmt(d.boot_figure("wall_s"), 1)])
     return t
 
 
@@ -77,7 +78,7 @@ def _census_table(run):
                "dev_t all unique", "Largest minor", "Disks with minor > 255",
                "Disks read", "Census took (s)"])
     for e in run.with_results():
-        c = get(e.doc, "census")
+        c = e.doc.section("census")
         if not c:
             continue
         t.rows.append([e.topology, e.variant,
@@ -108,11 +109,10 @@ def _majors_table(run):
         if not blk:
             continue
         t.rows.append([e.topology, e.variant,
-                       fmt(num(blk.get("dynamic_capacity"))),
+                       fmt(e.doc.figure("block_dynamic_capacity")),
                        _ranges(get(blk, "majors_obtained", "ranges")),
-                       fmt(num(get(blk, "static_collisions", "count"))),
-                       fmt(num(get(e.doc, "majors", "char",
-                                   "dynamic_capacity"))),
+                       fmt(e.doc.figure("block_static_collisions")),
+                       fmt(e.doc.figure("char_dynamic_capacity")),
                        blk.get("stop_error") or "-"])
     return t
 
@@ -147,8 +147,7 @@ def _cost_table(run, topo):
         # open() in user space: each against its own clock's floor
         floors = clockfloor.floors(e.doc)
         kernel, user = floors[clockfloor.KERNEL], floors[clockfloor.USER]
-        t.rows.append([v, fmt(num(get(e.doc, "majors", "block",
-                                      "dynamic_capacity"))),
+        t.rows.append([v, fmt(e.doc.figure("block_dynamic_capacity")),
                        _ns(series.curve_median(e.doc, "register"), kernel),
                        _ns(reg[-1][1] if reg else None, kernel),
                        _ns(series.curve_median(e.doc, "lookup"), user),
@@ -247,12 +246,11 @@ def _memory(run, a):
                "Guest slab per disk (KiB)", "Guest RAM in use (KiB)",
                "QEMU peak RSS (KiB)", "QEMU RSS per disk (KiB)"])
     for e in run.with_results():
-        rss = num(get(e.doc, "memory", "qemu_peak_rss_kib"))
+        rss = e.doc.qemu_peak_rss_kib
         t.rows.append([e.topology, e.variant, fmt(e.disks),
-                       fmt(num(get(e.doc, "memory", "guest_slab_kib"))),
-                       fmt(num(get(e.doc, "memory",
-                                   "guest_slab_kib_per_disk")), 2),
-                       fmt(series.guest_used_kib(e.doc)), fmt(rss),
+                       fmt(e.doc.guest_slab_kib),
+                       fmt(e.doc.guest_slab_kib_per_disk, 2),
+                       fmt(e.doc.guest_used_kib), fmt(rss),
                        fmt(rss / e.disks if rss and e.disks else None, 1)])
     a.tables["memory"] = t
     t = Table("memory_fits", "Memory models: cost of one more disk",
@@ -276,7 +274,7 @@ def _io_table(run):
                "pvcreate (s)", "vgcreate (s)", "lvcreate (s)",
                "fio verify on LV (s)", "remove (s)"])
     for e in run.with_results():
-        fio, lvm = get(e.doc, "fio") or {}, get(e.doc, "lvm") or {}
+        fio, lvm = e.doc.section("fio"), e.doc.section("lvm")
         if not fio and not lvm:
             continue
         t.rows.append([e.topology, e.variant, fmt(num(fio.get("disks"))),

@@ -67,8 +67,7 @@ def _all_docs(run, docs):
     out = {v: [d] for v, d in docs.items()}
     if run.layout == "run" and run.path:
         for v in docs:
-            more = bv.read_results(bv.second_boot(run.path, v) / v /
-                                   "results.json")
+            more = bv.read_results(bv.second_boot(run.path, v) / v)
             if more:
                 out[v].append(more)
     return out

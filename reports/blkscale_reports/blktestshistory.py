@@ -11,6 +11,7 @@ no night: it neither breaks nor extends a run of flaky nights.
 from pathlib import Path
 
 from blkscale.figures import blktests as verdicts
+from blkscale.results import runresults
 
 from . import blktestsruns as bv
 
@@ -27,7 +28,7 @@ def nights(run_dir, variants):
     run_dir = Path(run_dir)
     found = [d for d in sorted(run_dir.parent.iterdir())
              if d.is_dir() and d.name <= run_dir.name
-             and all((d / v / "results.json").is_file() for v in variants)]
+             and all(runresults.exists_in(d / v) for v in variants)]
     return found[-WINDOW:]
 
 

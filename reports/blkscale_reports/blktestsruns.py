@@ -2,8 +2,10 @@
 (blkscale/figures/blktests.py): each kernel's results.json, then its
 second boot's, checked for what a verdict reads."""
 
-import json
 from pathlib import Path
+
+from blkscale.results import runresults
+from blkscale.results.record import Unreadable
 
 from .errors import ReportError
 
@@ -40,15 +42,18 @@ def second_boot(run_dir, variant):
     return Path(run_dir) / f"{SECOND_BOOT}-{variant}"
 
 
-def read_results(path):
-    """A results.json checked for what a verdict reads, or None if absent."""
-    path = Path(path)
+def read_results(directory):
+    """The results.json of a variant's directory checked for what a
+    verdict reads, or None if absent."""
+    path = Path(runresults.path_in(directory))
     if not path.is_file():
         return None
     try:
-        doc = json.loads(path.read_text())
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        raise ReportError(path, "", f"not JSON ({e})") from None
+        # Only its blktests section is read: a document that names no
+        # schema is read too.
+        doc = runresults.read(path, untagged=True)
+    except Unreadable as e:
+        raise ReportError(path, "", f"not JSON ({e.reason})") from None
     check(doc, path)
     return doc
 
@@ -58,7 +63,7 @@ def load_run(run_dir, variants):
     run directory (missing files are left out)."""
     out = {}
     for x in variants:
-        docs = (read_results(Path(run_dir) / x / "results.json"),
-                read_results(second_boot(run_dir, x) / x / "results.json"))
+        docs = (read_results(Path(run_dir) / x),
+                read_results(second_boot(run_dir, x) / x))
         out[x] = [d for d in docs if d is not None]
     return out

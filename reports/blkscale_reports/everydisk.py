@@ -14,15 +14,6 @@ from .table import Table, fmt
 KINDS = (("virtio", "vd"), ("scsi", "sd"))
 
 
-def _step_s(doc, name):
-    for s in get(doc, "steps") or []:
-        if isinstance(s, dict) and s.get("name") == name:
-            start, end = num(s.get("start_s")), num(s.get("end_s"))
-            if start is not None and end is not None:
-                return end - start
-    return None
-
-
 def _fio_by_kind(fio, prefix):
     """(verified, planned) fio disks of one kind, or (None, None)."""
     jobs = [j for j in fio.get("jobs") or [] if isinstance(j, dict)
@@ -46,12 +37,11 @@ def disks_table(run):
                "fio not run (all kinds)", "Census (s)", "fio (s)",
                "Verdict"])
     for e in run.with_results():
-        ident = get(e.doc, "census", "identity")
-        fio = get(e.doc, "fio") or {}
-        if not isinstance(ident, dict) and not fio.get("jobs"):
+        ident, fio = e.doc.census_identity, e.doc.section("fio")
+        if not ident and not fio.get("jobs"):
             continue
-        ident = ident if isinstance(ident, dict) else {}
-        census_s, fio_s = _step_s(e.doc, "census"), _step_s(e.doc, "fio")
+        census_s = e.doc.step_seconds("census")
+        fio_s = e.doc.step_seconds("fio")
         signatures = _ratio(num(ident.get("signatures_ok")),
                             num(ident.get("signatures_checked")))
         not_run = len(fio.get("not_run") or []) if fio else None
@@ -79,8 +69,8 @@ def lvm_table(run):
                "remove (s)", "pvcreate ms/PV", "vgcreate ms/PV"])
     rows = []
     for e in run.with_results():
-        lvm = get(e.doc, "lvm")
-        if not isinstance(lvm, dict) or not lvm.get("ok"):
+        lvm = e.doc.section("lvm")
+        if not lvm.get("ok"):
             continue
         rows.append((num(lvm.get("pvs")) or 0, [
             e.topology, e.variant, fmt(num(lvm.get("pvs"))),

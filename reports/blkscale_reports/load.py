@@ -9,9 +9,11 @@ Two layouts are read: a sweep (manifest.json, made by `blkscale bench` or
 import os
 from dataclasses import dataclass, field
 
-from blkscale.results.manifest import drop_unfinished_rounds
 from blkscale.results.read import (check_one_host, read_manifest,
                                    read_results, read_summary)
+from blkscale.results.manifest import FILENAME as MANIFEST
+from blkscale.results.runresults import Results
+from blkscale.results.runsummary import FILENAME as SUMMARY
 
 from .errors import ReportError
 
@@ -28,8 +30,7 @@ class Entry:
 
     @property
     def disks(self):
-        found = ((self.doc or {}).get("disks") or {}).get("found") or {}
-        return found.get("total")
+        return Results.of(self.doc).disks_found_total
 
 
 @dataclass
@@ -60,16 +61,13 @@ def _results(run_dir, rel, where, fieldname):
 
 
 def _sweep(run_dir, manifest):
-    where = os.path.join(run_dir, "manifest.json")
+    where = manifest.where
     # As the nightly judged it: an added round it stopped is left out.
-    drop_unfinished_rounds(manifest)
-    sweep = manifest.get("sweep") or {}
-    variants = sweep.get("variants") or []
-    topologies = list(sweep.get("topologies") or {})
-    run = Run(run_dir, "sweep", manifest, topologies, variants,
-              sweep.get("reference") or "stock")
+    manifest = manifest.judged()
+    run = Run(run_dir, "sweep", manifest, manifest.topologies,
+              manifest.variants, manifest.reference)
     ran_on = {}
-    for i, r in enumerate(manifest.get("runs") or []):
+    for i, r in enumerate(manifest.runs):
         for key in ("topology", "variant", "outcome"):
             if not isinstance(r.get(key), str):
                 raise ReportError(where, f"runs[{i}].{key}",
@@ -86,14 +84,14 @@ def _sweep(run_dir, manifest):
 
 def _single(run_dir, summary):
     """A launcher run: one topology, its variants, metadata from results."""
-    where = os.path.join(run_dir, "summary.json")
-    topo = (summary.get("topology") or {}).get("name")
-    variants = summary.get("variants")
-    if not isinstance(topo, str) or not isinstance(variants, dict):
+    where = summary.where
+    topo = summary.topology_name
+    variants = summary.variants
+    if not isinstance(topo, str) or variants is None:
         raise ReportError(where, "topology.name", "missing: not a run summary")
     entries = []
-    runs = summary.get("runs")
-    if isinstance(runs, list):
+    runs = summary.runs
+    if runs is not None:
         # `blkscale run --repeat N`: every repeat of every variant.
         for i, r in enumerate(runs):
             if not isinstance(r, dict) or not isinstance(r.get("variant"),
@@ -112,24 +110,24 @@ def _single(run_dir, summary):
                                  _results(run_dir, info.get("results"), where,
                                           f"variants.{v}.results")))
     docs = [e.doc for e in entries if e.doc]
-    host = (docs[0].get("host") or {}) if docs else {}
+    first = Results.of(docs[0] if docs else None)
     meta = {
-        "run": summary.get("run"),
+        "run": summary.run_id,
         "status": "complete",
         "partial_reason": None,
         "command": summary.get("command"),
         "started": summary.get("started"),
         "finished": summary.get("finished"),
         "git": summary.get("git"),
-        "qemu_version": host.get("qemu_version"),
-        "accelerator": (summary.get("accelerator") or {}).get("name"),
-        "host_cpu": host.get("cpu_model"),
-        "host_cpus": host.get("host_cpus"),
-        "kernels": {e.variant: (e.doc.get("kernel") or {}).get("release")
+        "qemu_version": first.qemu_version,
+        "accelerator": summary.accelerator,
+        "host_cpu": first.cpu_model,
+        "host_cpus": first.host_cpus,
+        "kernels": {e.variant: e.doc.kernel_release
                     for e in entries if e.doc},
-        "vcpus": {topo: host.get("vcpus")},
+        "vcpus": {topo: first.vcpus},
     }
-    if isinstance(runs, list):
+    if runs is not None:
         meta["runs"] = [{"topology": topo, "variant": r["variant"],
                          "repeat": r.get("repeat", 1),
                          "outcome": r.get("outcome")} for r in runs]
@@ -148,8 +146,9 @@ def load(run_dir):
     else:
         summary = read_summary(run_dir)
         if summary is None:
-            raise ReportError(run_dir, None, "neither manifest.json (a sweep)"
-                              " nor summary.json (a run): not a run "
+            raise ReportError(run_dir, None,
+                              f"neither {MANIFEST} (a sweep) nor "
+                              f"{SUMMARY} (a run): not a run "
                               "directory")
         run = _single(run_dir, summary)
     if not run.with_results():

@@ -11,9 +11,7 @@ def clock_console(run):
     reader must know before comparing boot times."""
     seen = {}
     for e in run.with_results():
-        guest, host = e.doc.get("guest"), e.doc.get("host")
-        clock = guest.get("clocksource") if isinstance(guest, dict) else None
-        console = host.get("console") if isinstance(host, dict) else None
+        clock, console = e.doc.clocksource, e.doc.kernel_console
         if clock or console:
             # Runs older than these fields record neither: left out.
             seen.setdefault(e.variant, {})[

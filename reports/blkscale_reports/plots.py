@@ -15,7 +15,6 @@ import numpy as np  # noqa: E402
 from blkscale.figures import clockfloor  # noqa: E402
 
 from . import analysis, bootcurve, fit, predict, series  # noqa: E402
-from .series import get, num  # noqa: E402
 
 DPI = 100
 STYLES = {"stock": ("tab:red", "o"), "patched": ("tab:blue", "s")}
@@ -41,17 +40,17 @@ def capacity(a, out_dir):
     topo = a.curve_topology.get("majors")
     if not topo:
         return None
-    groups = [("dynamic block majors", ("block", "dynamic_capacity")),
-              ("dynamic char majors", ("char", "dynamic_capacity")),
+    groups = [("dynamic block majors", "block_dynamic_capacity"),
+              ("dynamic char majors", "char_dynamic_capacity"),
               ("block majors assigned\nin devices.txt",
-               ("block", "static_collisions", "count"))]
+               "block_static_collisions")]
     variants = [v for v in run.variants if run.entry(topo, v)]
     fig, ax = plt.subplots(figsize=(8, 4.5))
     width = 0.8 / len(variants)
     x = np.arange(len(groups))
     for i, v in enumerate(variants):
         doc = run.entry(topo, v).doc
-        values = [num(get(doc, "majors", *path)) or 0 for _, path in groups]
+        values = [doc.figure(name) or 0 for _, name in groups]
         color, _ = _style(run, v)
         bars = ax.bar(x + (i - (len(variants) - 1) / 2) * width, values,
                       width, label=v, color=color)

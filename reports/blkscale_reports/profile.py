@@ -3,7 +3,7 @@
 and console, and its busiest functions, so that a later run that brings
 either back, or a new hot spot, shows on the page."""
 
-from .series import get, num
+from .series import num
 from .table import Table, fmt
 
 # Functions shown per run, of the ten results.json keeps.
@@ -26,8 +26,8 @@ def tables(run):
                    "not a real machine's. Every sample is in each run's "
                    "profile.json and profile.txt.")
     for e in run.with_results():
-        p = get(e.doc, "profile")
-        if not isinstance(p, dict):
+        p = e.doc.section("profile")
+        if not p:
             continue
         shares = p.get("shares") or {}
         t.rows.append([e.topology, e.variant, fmt(e.repeat),

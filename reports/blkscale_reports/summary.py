@@ -267,8 +267,7 @@ def runs_line(run):
         text += ", ".join(f"{n} {o}" for o, n in outcomes.most_common())
     short = [e for e in run.with_results()
              if e.disks is not None and e.disks <
-             ((e.doc.get("disks") or {}).get("expected") or {}).get(
-                 "total", e.disks)]
+             e.doc.disks_expected.get("total", e.disks)]
     text += "; every disk found" if not short else \
         f"; {len(short)} run(s) found fewer disks than declared"
     if run.layout == "sweep":

@@ -6,6 +6,8 @@ import csv
 import json
 import os
 
+from blkscale.results import REPORT_SUMMARY_FILE
+
 from . import summary
 
 COLUMNS = ["topology", "disks", "figure", "label", "unit", "variant",
@@ -24,7 +26,7 @@ def write(a, out_dir):
                            "figures": [r for r in records
                                        if r["topology"] == b.topology]}
                           for b in a.summary]}
-    with open(os.path.join(out_dir, "summary.json"), "w") as f:
+    with open(os.path.join(out_dir, REPORT_SUMMARY_FILE), "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
     with open(os.path.join(out_dir, "summary.csv"), "w", newline="") as f:

@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 
 from blkscale.errors import InputError
 from blkscale.figures import metrics
-from blkscale.results import history
+from blkscale.results import history, runresults
+from blkscale.results.manifest import FILENAME as MANIFEST
+from blkscale.results.runsummary import FILENAME as SUMMARY
 from blkscale.results.read import (NIGHTLY, read_manifest, read_nightly,
                                    read_summary)
 
@@ -74,8 +76,8 @@ class Series:
 def _night_dir(path):
     manifest = read_manifest(path)
     if manifest is None:
-        raise ReportError(path, None, "no manifest.json: not a night of the "
-                          "nightly")
+        raise ReportError(path, None, f"no {MANIFEST}: not a night of "
+                          "the nightly")
     nightly = read_nightly(path)
     if nightly is None:
         raise ReportError(os.path.join(path, NIGHTLY), None, "missing: the "
@@ -137,12 +139,12 @@ def flaky(night_dirs):
     for d in night_dirs:
         summary = read_summary(d)
         if summary is None:
-            raise ReportError(d, None, "no summary.json: not a blktests "
-                              "night")
+            raise ReportError(d, None, f"no {SUMMARY}: not a "
+                              "blktests night")
         # As blktestshistory.py: a night without every kernel's results
         # (its guests died) is no night.
-        if not all(os.path.isfile(os.path.join(d, v, "results.json"))
-                   for v in summary.get("variants") or {}):
+        if not all(runresults.exists_in(os.path.join(d, v))
+                   for v in summary.variants or {}):
             continue
         run = load.load(d)
         for other in run.variants:

@@ -1,6 +1,8 @@
 """The bench subcommands of blkscale, a module each, with their --help
 paragraphs (launcher/README.md, Adding a subcommand)."""
 
+from blkscale.results.manifest import FILENAME as MANIFEST
+
 COMMANDS = {
     "baseline": "Write bench/baselines/<variant>.json from a finished sweep "
                 "(a nightly run, normally) for the nightly to compare "
@@ -9,7 +11,7 @@ COMMANDS = {
                 "unless --force.",
     "bench": "Run a sweep: every topology of a sweep file on every kernel "
              "variant, into results/<run>/<topology>/<variant>/, with "
-             "results/<run>/manifest.json; prints the figures and the "
+             f"results/<run>/{MANIFEST}; prints the figures and the "
              "ratios to the reference variant. Exit status: 0 all runs ok "
              "and every goal passed, 1 a run or a goal failed, 3 a goal "
              "undecided and nothing failed, 2 usage, 130 interrupted "

@@ -1,5 +1,6 @@
 """blkscale baseline RUN_DIR: make a sweep the nightly's new baselines."""
 
+from blkscale.results.manifest import path_in as manifest_path
 from blkscale_bench import repeats
 from blkscale_bench.errors import BenchError
 from blkscale_bench.judging import baseline
@@ -39,7 +40,7 @@ def _changes(old, new):
 
 def main(args):
     manifest, docs = repeats.load(args.run_dir)
-    where = display(args.run_dir) + "/manifest.json"
+    where = display(manifest_path(args.run_dir))
     if manifest.get("status") != "complete" and not args.force:
         raise BenchError(where, "status", f"{manifest.get('status')} "
                          "sweep; a baseline needs a complete one "

@@ -4,6 +4,7 @@ import os
 
 from blkscale import provenance
 from blkscale.figures import bootcurve, clockfloor
+from blkscale.results.manifest import path_in as manifest_path
 from blkscale_bench import bootcurve_table, cli, repeats, table
 from blkscale_bench.errors import (EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK,
                                    BenchError)
@@ -29,21 +30,19 @@ def print_table(run_dir, reference=None):
     (bootcurve.Verdict)."""
     manifest, docs = repeats.load(run_dir)
     if reference is not None:
-        spec = manifest.setdefault("sweep", {})
-        if reference not in (spec.get("variants") or []):
+        if reference not in manifest.variants:
             raise BenchError("command line", "--reference",
                              f"{reference!r} is not a variant of {run_dir} "
-                             f"(it has "
-                             f"{', '.join(spec.get('variants') or [])})")
-        spec["reference"] = reference
+                             f"(it has {', '.join(manifest.variants)})")
+        manifest = manifest.with_reference(reference)
     for line in table.lines(manifest, repeats.figures(manifest, docs),
                             clockfloor.sweep_floors(docs)):
         print(line)
-    spec = manifest.get("sweep") or {}
-    result = bootcurve.analyse(spec, docs, nightly.loads_of(manifest))
-    for line in bootcurve_table.lines(result, spec.get("variants") or []):
+    result = bootcurve.analyse(manifest.sweep, docs,
+                               nightly.loads_of(manifest))
+    for line in bootcurve_table.lines(result, manifest.variants):
         print(line)
-    print(f"manifest: {os.path.join(run_dir, 'manifest.json')}")
+    print(f"manifest: {manifest_path(run_dir)}")
     return result.verdicts
 
 

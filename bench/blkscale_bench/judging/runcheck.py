@@ -22,6 +22,8 @@ import json
 import os
 
 from blkscale.figures import compare
+from blkscale.results.runresults import FILENAME as RESULTS
+from blkscale.results.runresults import Results
 
 # Lines of the guest's console kept in the JUnit case of a failed run.
 CONSOLE_TAIL_LINES = 20
@@ -93,24 +95,19 @@ def mismatch(entry, doc, kernels):
     """Why a run's results.json is not the run its manifest entry names,
     or None: topology, variant, kernel release (the entry's and the
     sweep's build), run id."""
-    def field(*path):
-        node = doc
-        for key in path:
-            node = node.get(key) if isinstance(node, dict) else None
-        return node
-
+    results = Results.of(doc)
     said = {
-        "topology.name": (field("topology", "name"), entry.get("topology")),
-        "kernel.variant": (field("kernel", "variant"), entry.get("variant")),
-        "kernel.release": (field("kernel", "release"),
+        "topology.name": (results.topology_name, entry.get("topology")),
+        "kernel.variant": (results.kernel_variant, entry.get("variant")),
+        "kernel.release": (results.kernel_release,
                            entry.get("kernel_release")),
         "kernel.release (the sweep's kernels)": (
-            field("kernel", "release"), kernels.get(entry.get("variant"))),
-        "run.id": (field("run", "id"), _run_id(entry)),
+            results.kernel_release, kernels.get(entry.get("variant"))),
+        "run.id": (results.run_id, _run_id(entry)),
     }
     for name, (got, want) in said.items():
         if want is not None and got != want:
-            return f"results.json {name} is {got!r}, the manifest's run " \
+            return f"{RESULTS} {name} is {got!r}, the manifest's run " \
                 f"{want!r}"
     return None
 
@@ -118,11 +115,11 @@ def mismatch(entry, doc, kernels):
 def judged_by_itself(doc):
     """Why a results.json says its run is not ok, or None: its own
     `outcome`, and the census's own consistency fields."""
-    outcome = doc.get("outcome")
-    if not isinstance(outcome, dict):
-        return "results.json has no outcome"
+    outcome = Results.of(doc).outcome
+    if outcome is None:
+        return f"{RESULTS} has no outcome"
     if outcome.get("kind") != "ok" or outcome.get("status") != 0:
-        return f"results.json outcome {outcome.get('kind')!r} (status " \
+        return f"{RESULTS} outcome {outcome.get('kind')!r} (status " \
             f"{outcome.get('status')}): {outcome.get('message') or ''}"
     census = doc.get("census")
     if not isinstance(census, dict):
@@ -148,7 +145,7 @@ def _failure(entry, broken, doc=None, kernels=None):
     if outcome != "ok":
         return outcome, entry.get("message") or ""
     if not entry.get("results") or doc is None:
-        return "no-results", "the run left no results.json"
+        return "no-results", f"the run left no {RESULTS}"
     wrong = mismatch(entry, doc, kernels or {})
     if wrong:
         return "results-mismatch", wrong

@@ -81,17 +81,12 @@ class HostRunner:
         self.accel = {}             # uri -> accelerator its runs use
         self.queue = None
 
-    def _host(self, uri):
-        return next(h for h in self.manifest.doc["hosts"] if h["uri"] == uri)
-
     def __call__(self, unit, uri):
         attempt = len(unit.hosts)
         with self.lock:
             if attempt > 1:
                 self.progress.total += len(unit.runs)
-            units = self._host(uri)["units"]
-            if unit.key not in units:
-                units.append(unit.key)
+            self.manifest.host_took(uri, unit.key)
         for planned in unit.runs:
             if self.state.stopping or self.refused:
                 self.queue.stop()
@@ -108,7 +103,7 @@ class HostRunner:
             reason = self._host_fault(entry, uri)
             if reason:
                 with self.lock:
-                    self._host(uri)["failed"] = reason
+                    self.manifest.host_failed(uri, reason)
                 self._supersede(unit, attempt)
                 return workqueue.HostFailed(reason)
         return workqueue.Finished()
@@ -148,7 +143,7 @@ class HostRunner:
             if self.accel.get(uri, "auto") == "auto" and \
                     entry["accelerator"]:
                 self.accel[uri] = entry["accelerator"]
-                self._host(uri)["accelerator"] = entry["accelerator"]
+                self.manifest.host_accelerator(uri, entry["accelerator"])
             self.manifest.add_run(entry)
             self.progress.finished(index, entry)
             self.statuses.append(status)
@@ -182,15 +177,7 @@ class HostRunner:
                                 exist_ok=True)
                     shutil.move(src, os.path.join(self.run_dir, dest,
                                                   topo.name))
-            for run in self.manifest.doc["runs"]:
-                if run.get("unit") != unit.key or \
-                        run.get("attempt") != attempt:
-                    continue
-                run["superseded"] = True
-                for key in ("results", "console", "launcher_log"):
-                    if run.get(key):
-                        run[key] = f"{dest}/{run[key]}"
-            self.manifest.save()
+            self.manifest.supersede(unit.key, attempt, dest)
 
 
 

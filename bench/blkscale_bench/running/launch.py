@@ -11,7 +11,7 @@ import time
 
 from blkscale.errors import InputError
 from blkscale.paths import REPO
-from blkscale.results.read import read_results, read_summary
+from blkscale.results import runresults, runsummary
 
 # After forwarding a signal, how long the launcher gets to stop QEMU and
 # clean up before its whole process group is killed.
@@ -119,23 +119,24 @@ def run(argv, log_path, state, tick=None, grace_s=STOP_GRACE_S):
 
 
 def collect(staging_run, variant, out_dir):
-    """Move what the launcher wrote into out_dir; its summary entry."""
+    """Move what the launcher wrote into out_dir; its summary's Entry
+    (empty when it wrote none)."""
     src = os.path.join(staging_run, variant)
     if os.path.isdir(src):
         for name in os.listdir(src):
             os.replace(os.path.join(src, name), os.path.join(out_dir, name))
-    summary = _readable(read_summary, staging_run) or {}
+    summary = _readable(runsummary.read_in, staging_run)
     shutil.rmtree(staging_run, ignore_errors=True)
-    return (summary.get("variants") or {}).get(variant) or {}
+    return (summary.entry(variant) if summary else None) or \
+        runsummary.Entry({})
 
 
 def results_of(out_dir):
     """The run's results.json, or None when it brought none (or one that
     cannot be read: a launcher killed halfway)."""
-    if not os.path.isfile(os.path.join(out_dir, "results.json")):
+    if not runresults.exists_in(out_dir):
         return None
-    return _readable(read_results, out_dir, "results.json", out_dir,
-                     "results")
+    return _readable(runresults.read_in, out_dir)
 
 
 def _readable(read, *args):

@@ -19,8 +19,10 @@ from blkscale import qemubinary as qemu_binary
 from blkscale.errors import InputError
 from blkscale.figures import hostload
 from blkscale.libvirt.backend import LibvirtBackend
-from blkscale.results.manifest import Manifest, drop_round
-from blkscale.results.read import read_manifest
+from blkscale.results import runresults
+from blkscale.results.manifest import Manifest
+from blkscale.results.manifest import path_in as manifest_path
+from blkscale.results.runresults import Results
 
 from .. import repeats
 from ..errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
@@ -85,9 +87,7 @@ def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
            started, wall_s, launched, repeat=1, host_load=None):
     rel = os.path.relpath(out_dir, run_dir)
     doc = launch.results_of(out_dir)
-    host = (doc or {}).get("host") or {}
-    expected = launched.get("disks_expected") or {}
-    found = launched.get("disks_found") or {}
+    results = Results.of(doc)
     if killed:
         outcome, message = "killed", "did not stop after the signal"
     elif status == EXIT_INTERRUPTED or (stopping and status != 0
@@ -111,20 +111,20 @@ def _entry(run_dir, topo, variant, argv, status, killed, stopping, out_dir,
         "exit_status": status,
         "outcome": outcome,
         "message": message,
-        "results": f"{rel}/results.json" if doc is not None else None,
+        "results": runresults.path_in(rel) if doc is not None else None,
         "console": f"{rel}/console.log" if os.path.isfile(console) else None,
         "launcher_log": f"{rel}/launcher.log",
         "command": argv,
         "started": started,
         "wall_s": round(wall_s, 3),
-        "disks_expected": expected.get("total"),
-        "disks_found": found.get("total"),
-        "boot": (doc or {}).get("boot") or launched.get("boot"),
-        "kernel_release": ((doc or {}).get("kernel") or {}).get("release"),
-        "accelerator": host.get("accelerator"),
-        "vcpus": host.get("vcpus"),
-        "qemu_version": host.get("qemu_version"),
-        "qemu": _run_qemu(host.get("qemu")),
+        "disks_expected": launched.disks_expected_total,
+        "disks_found": launched.disks_found_total,
+        "boot": results.boot or launched.get("boot"),
+        "kernel_release": results.kernel_release,
+        "accelerator": results.accelerator,
+        "vcpus": results.vcpus,
+        "qemu_version": results.qemu_version,
+        "qemu": _run_qemu(results.qemu_binary),
         "host_load": host_load,
     }
 
@@ -180,31 +180,31 @@ def extend(sweep, run_dir, rounds, stream=None):
     round it hits (its stopped runs are left out, drop_round) and the
     rounds after it (never started).  Returns (exit status, manifest
     document)."""
-    doc = read_manifest(run_dir)
-    if doc is None:
-        raise BenchError(os.path.join(run_dir, "manifest.json"), None,
+    manifest = Manifest.reopen(run_dir)
+    if manifest is None:
+        raise BenchError(manifest_path(run_dir), None,
                          "missing: not a sweep run directory")
     check_qemu(sweep)
-    manifest = Manifest(run_dir, doc)
     indices = manifest.add_rounds(
         [(r, [t.name for t in topos]) for r, topos in rounds],
         hostinfo.now_iso())
-    if sweep.accel == "auto" and doc.get("accelerator"):
-        sweep.accel = doc["accelerator"]    # never mix TCG and KVM
+    accel = manifest.record.accelerator
+    if sweep.accel == "auto" and accel:
+        sweep.accel = accel                 # never mix TCG and KVM
     worst = EXIT_OK
     for at, (index, (repeat, topologies)) in enumerate(zip(indices, rounds)):
         plan = [p for p in order.plan(topologies, sweep.variants, repeat)
                 if p.repeat == repeat]
-        before = len(manifest.doc["runs"])
-        manifest.reopen()
+        before = manifest.run_count
+        manifest.resume()
         manifest.round_status(index, "running")
-        status, doc = _execute(sweep, run_dir, manifest, stream, None, plan)
+        status, _ = _execute(sweep, run_dir, manifest, stream, None, plan)
         worst = max(worst, status)
         if status in (EXIT_OK, EXIT_FAILED):
             manifest.round_status(index, "done")
             continue
         if status == EXIT_INTERRUPTED:
-            drop_round(doc, doc["runs"][before:], repeat)
+            manifest.drop_round(before, repeat)
             manifest.round_status(index, "stopped", "interrupted")
             manifest.finish(hostinfo.now_iso(), None)
         else:
@@ -212,8 +212,8 @@ def extend(sweep, run_dir, rounds, stream=None):
         for later in indices[at + 1:]:
             manifest.round_status(later, "stopped", "never started: an "
                                   "earlier round was stopped")
-        return status, manifest.doc
-    return worst, manifest.doc
+        return status, manifest.record
+    return worst, manifest.record
 
 
 def _execute(sweep, run_dir, manifest, stream, facts, plan):
@@ -240,7 +240,7 @@ def _execute(sweep, run_dir, manifest, stream, facts, plan):
         reason = unfinished
     elif len(statuses) < planned:
         reason = "not every run was made"
-    manifest.doc["figures"] = _figures(run_dir)
+    manifest.set_figures(_figures(run_dir))
     manifest.finish(hostinfo.now_iso(), reason)
     if state.stopping:
         status = EXIT_INTERRUPTED
@@ -250,7 +250,7 @@ def _execute(sweep, run_dir, manifest, stream, facts, plan):
         status = EXIT_FAILED
     else:
         status = EXIT_OK
-    return status, manifest.doc
+    return status, manifest.record
 
 
 def _usable_hosts(sweep):
@@ -326,8 +326,7 @@ def _run_hosts(sweep, run_dir, staging, manifest, stream, state, facts):
 
     def record_moves():
         with runner.lock:
-            manifest.doc["moves"] = list(queue.moves)
-            manifest.save()
+            manifest.set_moves(queue.moves)
 
     def run_unit(unit, uri):
         result = runner(unit, uri)
@@ -341,6 +340,6 @@ def _run_hosts(sweep, run_dir, staging, manifest, stream, state, facts):
     if failed:
         unfinished = "; ".join(f"{u.key}: {u.reason}" for u in failed)
     # A run a host failure superseded does not count; its unit ran again.
-    statuses = [r["exit_status"] for r in manifest.doc["runs"]
+    statuses = [r["exit_status"] for r in manifest.record.runs
                 if not r.get("superseded")]
     return planned, statuses, runner.refused, unfinished

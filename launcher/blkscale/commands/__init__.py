@@ -9,6 +9,7 @@ planned, and refused if the backend it is for could not start it.
 from .. import topology
 from ..machine.diskroom import check_disk_room
 from ..qemu.backend import QemuBackend
+from ..results.runresults import FILENAME as RESULTS
 
 COMMANDS = {
     "hosts": "hosts check URI...: per libvirt host one line: libvirt and "
@@ -22,7 +23,7 @@ COMMANDS = {
             "starts.",
     "run": "Boot a topology under QEMU (directly, or through libvirt with "
            "--backend libvirt) on each kernel variant and collect "
-           "results/<run>/<variant>/results.json. Exit status: 0 ok, 1 a "
+           f"results/<run>/<variant>/{RESULTS}. Exit status: 0 ok, 1 a "
            "guest step failed, 2 usage or invalid topology, 3 QEMU or "
            "results channel failure, 4 timeout or hung guest, 5 kernel "
            "panic, 6 results directory full or unwritable, 130 "

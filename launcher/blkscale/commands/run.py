@@ -13,6 +13,7 @@ from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
 from ..guestlink import layers
 from ..names import RUN_ID, VARIANT
+from ..results import runsummary
 from ..session import repeats, summary
 from ..session.progress import Progress
 from ..session.signals import interruptible
@@ -176,10 +177,10 @@ def main(args):
                                    now_iso(), outcomes, status, run_dir,
                                    args.repeat, made)
             try:
-                path = summary.write(run_dir, doc)
+                path = runsummary.write_in(run_dir, doc)
             except OSError as e:
                 raise ResultsUnwritable(
-                    f"{paths.display(run_dir)}/summary.json: "
+                    f"{paths.display(runsummary.path_in(run_dir))}: "
                     f"{e.strerror or e}; the variants' files are kept"
                 ) from None
     except Interrupted as e:

@@ -23,7 +23,7 @@ explain (loadband.py), for a pass as for a failure.
 
 from dataclasses import dataclass, field
 
-from ..results.read import boot_figure, lookup, number
+from ..results.runresults import Results
 from . import loadband, marginal, verdict as judged
 from .stats import Summary, paired_ratio, per_repeat
 
@@ -38,7 +38,7 @@ PASS, FAIL, INCONCLUSIVE = "PASS", "FAIL", "INCONCLUSIVE"
 def boot_to_census(doc):
     """(seconds, figure name), or (None, None) without a census."""
     for figure in (WALL, GUEST):
-        value = boot_figure(doc, figure)
+        value = Results.of(doc).boot_figure(figure)
         if value is not None:
             return value, figure
     return None, None
@@ -195,7 +195,7 @@ def _points(topologies, variant, docs):
         runs = by_repeat(docs.get((topo, variant)))
         values, figures, disks = {}, set(), None
         for k, doc in sorted(runs.items()):
-            n = number(lookup(doc, "disks", "found", "total"))
+            n = Results.of(doc).disks_found_total
             seconds, figure = boot_to_census(doc)
             if n and seconds is not None:
                 values[k] = seconds
@@ -219,7 +219,7 @@ def _judge_topology(goal, variant, docs):
     topo, figure = goal["topology"], goal["figure"]
     runs = by_repeat(docs.get((topo, variant)))
     if figure == "qemu_start_s":
-        values = {k: number(lookup(doc, "boot", "qemu_start_s"))
+        values = {k: Results.of(doc).boot_figure("qemu_start_s")
                   for k, doc in runs.items()}
         used = f"qemu_start_s of {topo}"
     else:

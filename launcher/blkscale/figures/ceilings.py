@@ -18,7 +18,7 @@ disks or the guest's slab per disk, held to a number that does not
 move with any baseline.
 """
 
-from ..results.read import lookup, number
+from ..results.runresults import Results, number
 from . import compare, loadband, metrics, onesided, verdict as judged
 from .stats import Summary, paired_ratio
 
@@ -44,8 +44,8 @@ PROCDEV_PER_COUNT = ("max", 1.0)
 def _procdev_by_count(doc):
     """{registered: ns_per_read} of a results document."""
     out = {}
-    for p in lookup(doc, "procdevices", "points") or []:
-        if isinstance(p, dict) and number(p.get("registered")) is not None \
+    for p in Results.of(doc).procdevices_points:
+        if number(p.get("registered")) is not None \
                 and number(p.get("ns_per_read")) is not None:
             out[p["registered"]] = p["ns_per_read"]
     return out

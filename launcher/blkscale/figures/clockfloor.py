@@ -21,6 +21,8 @@ malformed floor gives no note, never an error.
 
 import statistics
 
+from ..results.runresults import Results
+
 FACTOR = 10
 KERNEL, USER = "kernel", "user"
 
@@ -34,8 +36,9 @@ SOURCE = {
     "procdevices_ns_per_line_max": USER,
 }
 
-_PATHS = {KERNEL: ("majors", "clock_empty_kernel_ns"),
-          USER: ("guest", "clock_empty_user_ns")}
+# The floor of each clock, from a results record.
+_FLOORS = {KERNEL: lambda r: r.clock_empty_kernel_ns,
+           USER: lambda r: r.clock_empty_user_ns}
 
 
 def _number(value):
@@ -59,12 +62,9 @@ def floor_of(empty):
 
 def floors(doc):
     """{KERNEL: ns or None, USER: ns or None} of one results document."""
-    out = {}
-    for source, (section, key) in _PATHS.items():
-        part = doc.get(section) if isinstance(doc, dict) else None
-        out[source] = floor_of(part.get(key) if isinstance(part, dict)
-                               else None)
-    return out
+    results = Results.of(doc)
+    return {source: floor_of(floor(results))
+            for source, floor in _FLOORS.items()}
 
 
 def sweep_floors(docs):

@@ -9,7 +9,9 @@ it.  A planned section that is missing from a run's results is missing,
 never a pass.
 """
 
-from ..results.read import lookup, number
+from collections.abc import Mapping
+
+from ..results.runresults import Results, number
 from . import compare
 
 IDENTITY_BAD = ("mismatched", "missing", "duplicated", "unexpected")
@@ -64,10 +66,10 @@ def judge_fio(fio):
         f"{verified:g}/{expected:g} verified, {failed:g} failed{extra}"
 
 
-def judge_found(disks):
+def judge_found(results):
     """(status, text): every disk the topology planned was found."""
-    expected = number(lookup(disks, "expected", "total"))
-    found = number(lookup(disks, "found", "total"))
+    expected = results.disks_expected_total
+    found = results.disks_found_total
     if expected is None or found is None:
         return compare.MISSING, "disks has no expected/found totals"
     if found == expected:
@@ -75,15 +77,10 @@ def judge_found(disks):
     return compare.REGRESSION, f"{found:g}/{expected:g} found"
 
 
-def _ran(doc, step):
-    return any(isinstance(s, dict) and s.get("name") == step
-               for s in doc.get("steps") or [])
-
-
-def _pci_disks(doc):
+def _pci_disks(results):
     """Disks of the topology's PCI groups: the ones that carry serials
     (scsi_debug and null_blk disks have none to check)."""
-    expected = lookup(doc, "topology", "expected") or {}
+    expected = results.topology_expected
     return sum(number(expected.get(k)) or 0 for k in ("virtio", "scsi"))
 
 
@@ -111,13 +108,13 @@ def checks(docs):
     for (topo, variant), by_rep in sorted(docs.items()):
         ident, fio, found = {}, {}, {}
         for rep, doc in by_rep.items():
-            if isinstance(doc.get("disks"), dict):
-                found[rep] = judge_found(doc["disks"])
-            if _ran(doc, "census") and _pci_disks(doc):
-                ident[rep] = judge_identity(
-                    lookup(doc, "census", "identity") or {})
-            if _ran(doc, "fio"):
-                fio[rep] = judge_fio(doc.get("fio") or {})
+            results = Results.of(doc)
+            if isinstance(results.get("disks"), Mapping):
+                found[rep] = judge_found(results)
+            if results.step("census") and _pci_disks(results):
+                ident[rep] = judge_identity(results.census_identity)
+            if results.step("fio"):
+                fio[rep] = judge_fio(results.section("fio"))
         if found:
             out.append(_combined(topo, variant, "every_disk_found", found))
         if ident:

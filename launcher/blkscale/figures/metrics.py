@@ -26,14 +26,13 @@ the boot by 30%).
 import statistics
 from dataclasses import dataclass
 
-from ..results.read import boot_figure, curve_median, lookup, number
+from ..results.runresults import Results, number
 
 
 def _register_growth(doc):
     """Median register p50 of the last four buckets over the first four:
     how much a registration slows down as majors fill up (within a run)."""
-    points = lookup(doc, "majors", "block", "register") or []
-    values = [p.get("p50_ns") for p in points if isinstance(p, dict)]
+    values = [p.get("p50_ns") for p in Results.of(doc).curve("register")]
     values = [v for v in values if number(v) is not None]
     if len(values) < 8:
         return None
@@ -42,8 +41,7 @@ def _register_growth(doc):
 
 
 def _procdev_point(doc, registered, key):
-    points = lookup(doc, "procdevices", "points") or []
-    points = [p for p in points if isinstance(p, dict)]
+    points = Results.of(doc).procdevices_points
     if not points:
         return None
     if registered == "max":
@@ -55,30 +53,24 @@ def _procdev_point(doc, registered, key):
 
 
 def _procdev_verified(doc):
-    points = lookup(doc, "procdevices", "points")
+    points = Results.of(doc).procdevices_points
     if not points:
         return None
     return 1 if all(p.get("verified") is True for p in points) else 0
 
 
-def _steps_failed(doc):
-    steps = doc.get("steps")
-    if not isinstance(steps, list):
-        return None
-    return sum(1 for s in steps if s.get("verdict") == "failed")
+def _section(name):
+    """The extractor of a figure of the guest's sections, by its name in
+    the results record (runresults.SECTION_FIGURES)."""
+    return lambda d: Results.of(d).figure(name)
 
 
 def _per_disk(doc, value):
-    found = number(lookup(doc, "disks", "found", "total"))
+    found = Results.of(doc).disks_found_total
     value = number(value)
     if not found or value is None:
         return None
     return value / found
-
-
-def _lvm_ok(doc):
-    ok = lookup(doc, "lvm", "ok")
-    return None if ok is None else int(ok is True)
 
 
 # How a figure's repeats are judged.  EXACT: a count; one wrong value in
@@ -136,34 +128,35 @@ TIMED = (TIME, CALL)
 M = Metric
 METRICS = [
     M("disks_found", "disks found", "disks",
-      lambda d: number(lookup(d, "disks", "found", "total")), "lower", 1.0,
+      lambda d: Results.of(d).disks_found_total, "lower", 1.0,
       summary=True, kind=EXACT),
-    M("steps_failed", "guest steps failed", "steps", _steps_failed,
+    M("steps_failed", "guest steps failed", "steps",
+      lambda d: Results.of(d).steps_failed,
       "higher", 1.0, summary=True, kind=EXACT),
     M("kernel_to_init_s", "boot: kernel start to init", "s",
-      lambda d: number(lookup(d, "boot", "kernel_to_init_s")), "higher",
+      lambda d: Results.of(d).boot_figure("kernel_to_init_s"), "higher",
       TIME_WARN, gate=False, cross=CROSS_TIME, summary=True, digits=2),
     M("census_complete_s", "boot: kernel start to census complete", "s",
-      lambda d: boot_figure(d, "census_complete_s"), "higher", TIME_WARN,
-      gate=False, cross=CROSS_TIME, summary=True, digits=2),
+      lambda d: Results.of(d).boot_figure("census_complete_s"), "higher",
+      TIME_WARN, gate=False, cross=CROSS_TIME, summary=True, digits=2),
     M("block_dynamic_capacity", "dynamic block majors", "majors",
-      lambda d: number(lookup(d, "majors", "block", "dynamic_capacity")),
+      _section("block_dynamic_capacity"),
       "lower", 1.0, cross=1.0, summary=True, kind=EXACT),
     M("char_dynamic_capacity", "dynamic char majors", "majors",
-      lambda d: number(lookup(d, "majors", "char", "dynamic_capacity")),
+      _section("char_dynamic_capacity"),
       "lower", 1.0, summary=True, kind=EXACT),
     M("block_static_collisions", "dynamic majors assigned in devices.txt",
       "majors",
-      lambda d: number(lookup(d, "majors", "block", "static_collisions",
-                             "count")), "higher", 1.0, summary=True, kind=EXACT),
+      _section("block_static_collisions"), "higher",
+      1.0, summary=True, kind=EXACT),
     M("register_p50_ns", "register_blkdev median cost", "ns",
-      lambda d: curve_median(d, "register"), "higher", TIME_WARN, gate=False,
-      cross=CROSS_CALL, summary=True, kind=CALL),
+      lambda d: Results.of(d).curve_median("register"), "higher", TIME_WARN,
+      gate=False, cross=CROSS_CALL, summary=True, kind=CALL),
     M("register_growth", "register cost, last/first buckets", "x",
       _register_growth, "higher", 1.5, digits=2),
     M("lookup_p50_ns", "open() of a registered major, median", "ns",
-      lambda d: curve_median(d, "lookup"), "higher", TIME_WARN, gate=False,
-      cross=CROSS_CALL, summary=True, kind=CALL),
+      lambda d: Results.of(d).curve_median("lookup"), "higher", TIME_WARN,
+      gate=False, cross=CROSS_CALL, summary=True, kind=CALL),
     M("procdevices_ns_per_read_0", "/proc/devices read, 0 added majors",
       "ns", lambda d: _procdev_point(d, 0, "ns_per_read"), "higher",
       TIME_WARN, gate=False, cross=CROSS_CALL, summary=True, kind=CALL),
@@ -179,46 +172,47 @@ METRICS = [
     M("procdevices_verified", "/proc/devices lists what is registered",
       "bool", _procdev_verified, "lower", 1.0, kind=EXACT),
     M("guest_slab_kib_per_disk", "guest slab per disk", "KiB",
-      lambda d: number(lookup(d, "memory", "guest_slab_kib_per_disk")),
+      lambda d: Results.of(d).guest_slab_kib_per_disk,
       "higher", MEMORY_RATIO, cross=1.1, summary=True, digits=1,
       kind=MEMORY),
     M("qemu_rss_kib_per_disk", "QEMU peak RSS per disk", "KiB",
-      lambda d: _per_disk(d, lookup(d, "memory", "qemu_peak_rss_kib")),
+      lambda d: _per_disk(d, Results.of(d).qemu_peak_rss_kib),
       "higher", MEMORY_RATIO, summary=True, digits=1, kind=MEMORY),
     M("identity_ok", "disks identified by serial and signature", "disks",
-      lambda d: number(lookup(d, "census", "identity", "ok")), "lower", 1.0,
+      _section("identity_ok"), "lower", 1.0,
       summary=True, kind=EXACT),
     M("fio_disks_verified", "disks written and verified by fio", "disks",
-      lambda d: number(lookup(d, "fio", "disks_verified")), "lower", 1.0,
+      _section("fio_disks_verified"), "lower", 1.0,
       summary=True, kind=EXACT),
     M("fio_wall_s", "fio on every planned disk", "s",
-      lambda d: number(lookup(d, "fio", "wall_s")), "higher", TIME_WARN,
+      _section("fio_wall_s"), "higher", TIME_WARN,
       gate=False, digits=2),
     M("fio_failed", "fio disks failed", "disks",
-      lambda d: number(lookup(d, "fio", "failed")), "higher", 1.0,
+      _section("fio_failed"), "higher", 1.0,
       summary=True, kind=EXACT),
-    M("lvm_ok", "LVM volume built and verified", "bool", _lvm_ok, "lower",
+    M("lvm_ok", "LVM volume built and verified", "bool",
+      lambda d: Results.of(d).lvm_ok, "lower",
       1.0, summary=True, kind=EXACT),
     M("lvm_pvs", "LVM physical volumes", "PVs",
-      lambda d: number(lookup(d, "lvm", "pvs")), "lower", 1.0, kind=EXACT),
+      _section("lvm_pvs"), "lower", 1.0, kind=EXACT),
     M("devt_duplicates", "disks sharing a dev_t", "disks",
-      lambda d: number(lookup(d, "census", "devt_duplicates")), "higher",
+      _section("devt_duplicates"), "higher",
       1.0, kind=EXACT),
     M("devt_scheme_failed", "disks off their driver's dev_t numbering",
       "disks",
-      lambda d: number(lookup(d, "census", "devt_scheme", "failed")),
+      _section("devt_scheme_failed"),
       "higher", 1.0, kind=EXACT),
     M("devt_audit_failed", "dev_t audit checks failed", "checks",
-      lambda d: number(lookup(d, "devt_audit", "failed")), "higher", 1.0,
+      _section("devt_audit_failed"), "higher", 1.0,
       kind=EXACT),
     M("selftest_failed", "selftest cases failed", "tests",
-      lambda d: number(lookup(d, "selftest", "failed")), "higher", 1.0,
+      _section("selftest_failed"), "higher", 1.0,
       kind=EXACT),
     M("lvm_pvcreate_s", "pvcreate time", "s",
-      lambda d: number(lookup(d, "lvm", "pvcreate_s")), "higher", TIME_WARN,
+      _section("lvm_pvcreate_s"), "higher", TIME_WARN,
       gate=False, digits=2),
     M("lvm_vgcreate_s", "vgcreate time", "s",
-      lambda d: number(lookup(d, "lvm", "vgcreate_s")), "higher", TIME_WARN,
+      _section("lvm_vgcreate_s"), "higher", TIME_WARN,
       gate=False, digits=2),
 ]
 BY_NAME = {m.name: m for m in METRICS}

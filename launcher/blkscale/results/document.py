@@ -1,7 +1,8 @@
 """results.json of one variant (schema in launcher/RESULTS.md).
 
-Built only from a complete, valid results stream; written with
-atomic.write_json_atomic() so that a results.json is never partial.
+Built only from a complete, valid results stream, with the launcher's
+conclusion (`outcome`) last; written by its record (runresults.py)
+whole or not at all.
 """
 
 import os
@@ -9,9 +10,11 @@ import re
 
 from .. import VERSION, kernels, paths
 from .. import qemubinary as qemu_binary
+from ..errors import EXIT_OK, EXIT_STEP_FAILED
 from ..topology.model import console_kind
 from ..topology.schema import STEP_SECTIONS
 from . import RESULTS_SCHEMA
+from .runresults import Results
 
 # Sections the launcher interprets rather than copies under their own name.
 _INTERPRETED = {STEP_SECTIONS["fio"]}
@@ -201,8 +204,29 @@ def name_warnings(layout, topo, disks_section):
     return warnings
 
 
+def steps_ok(stream):
+    """The guest finished and no step of it failed."""
+    return stream.done == "ok" and all(s["verdict"] != "failed"
+                                       for s in stream.steps)
+
+
+def outcome(stream, found, expected):
+    """What the launcher concludes of a complete stream: the exit status
+    the variant contributes, its kind and a message."""
+    status, kind, message = EXIT_OK, "ok", "ok"
+    if not steps_ok(stream):
+        failed = [s["name"] for s in stream.steps
+                  if s["verdict"] == "failed"]
+        status, kind = EXIT_STEP_FAILED, "step-failed"
+        message = "failed steps: " + (", ".join(failed) or "(none named)")
+    elif found["total"] < expected["total"]:
+        status, kind = EXIT_STEP_FAILED, "disks-missing"
+        message = f"{found['total']} of {expected['total']} disks found"
+    return {"status": status, "kind": kind, "message": message}
+
+
 def build(ctx, stream):
-    """The results.json document of one finished variant."""
+    """The Results of one finished variant."""
     topo, layout = ctx.planned.topo, ctx.planned.layout
     sections = stream.sections
     found = disks_found(sections.get("disks"))
@@ -270,7 +294,8 @@ def build(ctx, stream):
         doc["fio"] = derive_fio(sections["fio_raw"], ctx.fio_disk_map,
                                 topo.plan.fio.verify)
         doc["fio_raw"] = sections["fio_raw"]
-    return doc
+    doc["outcome"] = outcome(stream, found, expected)
+    return Results(doc)
 
 
 def _round(value):

@@ -1,22 +1,110 @@
 """results/<run>/manifest.json: the sweep's metadata and one entry per run.
 
-Rewritten atomically after every run, so a sweep killed outright still
-leaves a readable manifest (status "running" then means it never ended).
+Manifest is its only writer: every change is a method of it and is
+saved at once, atomically, so a sweep killed outright still leaves a
+readable manifest (status "running" then means it never ended).  Its
+readers get a SweepManifest, a frozen record.
 """
 
+import copy
 import os
+from dataclasses import dataclass
 
 from .. import qemubinary as binary
 from . import SWEEP_SCHEMA
 from .atomic import write_json_atomic
+from .record import Record
 
 FILENAME = "manifest.json"
 
 
+def path_in(run_dir):
+    return os.path.join(run_dir, FILENAME)
+
+
+@dataclass(frozen=True, eq=False)
+class SweepManifest(Record):
+    SCHEMA = SWEEP_SCHEMA
+
+    @property
+    def run_id(self):
+        return self.body.get("run")
+
+    @property
+    def status(self):
+        return self.body.get("status")
+
+    @property
+    def partial_reason(self):
+        return self.body.get("partial_reason")
+
+    @property
+    def sweep(self):
+        """What the sweep file asked for (file, topologies, variants,
+        reference, repeat, ...)."""
+        return self.part("sweep")
+
+    @property
+    def variants(self):
+        return self.sweep.get("variants") or []
+
+    @property
+    def topologies(self):
+        """The names of the sweep's topologies, in its order."""
+        return list(self.sweep.get("topologies") or {})
+
+    @property
+    def reference(self):
+        return self.sweep.get("reference") or "stock"
+
+    @property
+    def accelerator(self):
+        return self.body.get("accelerator")
+
+    @property
+    def runs(self):
+        return self.body.get("runs") or []
+
+    def judged(self):
+        """The record as the nightly judges it: the runs of an added
+        round an interrupted sweep left unfinished are left out
+        (drop_unfinished_rounds), in a copy."""
+        doc = copy.deepcopy(self.to_json())
+        drop_unfinished_rounds(doc)
+        return type(self)(doc, self.version, self.where)
+
+    def with_reference(self, reference):
+        """A copy whose ratios are taken to another of its variants."""
+        doc = self.to_json()
+        doc["sweep"] = dict(self.sweep, reference=reference)
+        return type(self)(doc, self.version, self.where)
+
+
+def read_in(run_dir):
+    """The SweepManifest of a run directory, or None if it has none."""
+    return SweepManifest.read(path_in(run_dir), "manifest")
+
+
 class Manifest:
+    """The writer of one sweep's manifest."""
+
     def __init__(self, run_dir, doc):
         self.run_dir = run_dir
         self.doc = doc
+
+    @classmethod
+    def reopen(cls, run_dir):
+        """The writer of a sweep's existing manifest, or None if the
+        directory has none."""
+        record = read_in(run_dir)
+        if record is None:
+            return None
+        return cls(run_dir, copy.deepcopy(record.to_json()))
+
+    @property
+    def record(self):
+        """The manifest as it stands, as its readers get it."""
+        return SweepManifest(copy.deepcopy(self.doc))
 
     @classmethod
     def start(cls, run_dir, run_id, command, sweep, meta, started):
@@ -87,9 +175,67 @@ class Manifest:
             record["why"] = why
         self.save()
 
-    def reopen(self):
+    def resume(self):
         """Back to running: the nightly adds repeats to a finished sweep."""
         self.doc["status"] = "running"
+        self.save()
+
+    def drop_round(self, first, repeat):
+        """drop_round() of the runs from index `first` on: a round of
+        added repeats a signal stopped."""
+        drop_round(self.doc, self.doc["runs"][first:], repeat)
+        self.save()
+
+    @property
+    def run_count(self):
+        return len(self.doc["runs"])
+
+    def edit_runs(self, change):
+        """change(entry) of every run's entry: tools that make an altered
+        copy of a sweep (bench's slowdown.py)."""
+        for entry in self.doc["runs"]:
+            change(entry)
+        self.save()
+
+    def set_figures(self, figures):
+        """Every figure over the repeats (bench's repeats.to_json())."""
+        self.doc["figures"] = figures
+        self.save()
+
+    def set_moves(self, moves):
+        """The units moved from a failed host to another (workqueue)."""
+        self.doc["moves"] = list(moves)
+        self.save()
+
+    def _host(self, uri):
+        return next(h for h in self.doc["hosts"] if h["uri"] == uri)
+
+    def host_took(self, uri, unit):
+        """A libvirt host took a unit of runs."""
+        units = self._host(uri)["units"]
+        if unit not in units:
+            units.append(unit)
+            self.save()
+
+    def host_accelerator(self, uri, accel):
+        self._host(uri)["accelerator"] = accel
+        self.save()
+
+    def host_failed(self, uri, reason):
+        """Why a host left the queue."""
+        self._host(uri)["failed"] = reason
+        self.save()
+
+    def supersede(self, unit, attempt, moved_to):
+        """The runs of one attempt at a unit no longer count: they are
+        marked superseded and their files are under moved_to."""
+        for run in self.doc["runs"]:
+            if run.get("unit") != unit or run.get("attempt") != attempt:
+                continue
+            run["superseded"] = True
+            for key in ("results", "console", "launcher_log"):
+                if run.get(key):
+                    run[key] = f"{moved_to}/{run[key]}"
         self.save()
 
     def finish(self, finished, reason=None):
@@ -99,7 +245,7 @@ class Manifest:
         self.save()
 
     def save(self):
-        write_json_atomic(os.path.join(self.run_dir, FILENAME), self.doc)
+        write_json_atomic(path_in(self.run_dir), self.doc)
 
 
 def _requested(qemu):

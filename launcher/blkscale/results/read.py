@@ -8,11 +8,13 @@ naming the file and the field.
 
 import json
 import os
-import statistics
 
 from ..errors import InputError
-from . import RESULTS_SCHEMA, SUMMARY_SCHEMA, SWEEP_SCHEMA
-from .manifest import FILENAME as MANIFEST
+from . import manifest, runresults, runsummary
+from .runresults import Results
+
+# What the readers of figures take from here.
+number, lookup = runresults.number, runresults.lookup
 
 
 def read_json(path, what):
@@ -34,19 +36,13 @@ def _check_schema(path, doc, name):
 
 
 def read_manifest(run_dir):
-    """A sweep's manifest.json, or None if run_dir has none."""
-    path = os.path.join(run_dir, MANIFEST)
-    doc = read_json(path, "manifest")
-    return None if doc is None else _check_schema(path, doc,
-                                                  SWEEP_SCHEMA["name"])
+    """A sweep's SweepManifest, or None if run_dir has none."""
+    return manifest.read_in(run_dir)
 
 
 def read_summary(run_dir):
-    """A launcher run's summary.json, or None if run_dir has none."""
-    path = os.path.join(run_dir, "summary.json")
-    doc = read_json(path, "summary")
-    return None if doc is None else _check_schema(path, doc,
-                                                  SUMMARY_SCHEMA["name"])
+    """A launcher run's Summary, or None if run_dir has none."""
+    return runsummary.read_in(run_dir)
 
 
 # The nightly's verdict on a sweep, beside its manifest (bench's judging).
@@ -68,57 +64,27 @@ def read_nightly(run_dir):
 
 
 def read_results(run_dir, rel, where, field):
-    """results.json at run_dir/rel, which `where` lists under `field`."""
-    path = os.path.join(run_dir, rel)
-    doc = read_json(path, "results")
-    if doc is None:
+    """The Results at run_dir/rel, which `where` lists under `field`."""
+    results = runresults.read(os.path.join(run_dir, rel))
+    if results is None:
         raise InputError(where, field, f"{rel}: missing")
-    return _check_schema(path, doc, RESULTS_SCHEMA["name"])
-
-
-def lookup(doc, *keys):
-    """doc[k1][k2]..., or None where a level is missing."""
-    for key in keys:
-        if not isinstance(doc, dict):
-            return None
-        doc = doc.get(key)
-    return doc
-
-
-def number(value):
-    """value if it is an int or float (not a bool), else None."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return None
-    return value
+    return results
 
 
 def step_ok(doc, name):
     """Whether the results document has step `name` with verdict ok."""
-    for step in (doc or {}).get("steps") or []:
-        if step.get("name") == name:
-            return step.get("verdict") == "ok"
-    return False
+    return Results.of(doc).step_ok(name)
 
 
 def curve_median(doc, name):
     """The median of a majorbench block curve's p50 values (register,
     lookup): one figure for the whole curve."""
-    points = lookup(doc, "majors", "block", name)
-    values = [p.get("p50_ns") for p in points or [] if isinstance(p, dict)]
-    values = [v for v in values if number(v) is not None]
-    return statistics.median(values) if values else None
-
-
-# Boot figures that end at the census: they count only when the census
-# step itself succeeded (a failed census stops wherever it failed).
-CENSUS_FIGURES = ("census_complete_s", "wall_to_census_s")
+    return Results.of(doc).curve_median(name)
 
 
 def boot_figure(doc, key):
     """boot.<key> of a results document, None where it does not count."""
-    if key in CENSUS_FIGURES and not step_ok(doc, "census"):
-        return None
-    return number(lookup(doc, "boot", key))
+    return Results.of(doc).boot_figure(key)
 
 
 def check_one_host(ran_on, entry, where, i):

@@ -1,10 +1,11 @@
-"""The end of a run: summary.json and a short report a person can read."""
+"""The end of a run: its summary (written by blkscale.results.runsummary)
+and a short report a person can read."""
 
 import os
 
 from .. import paths
 from ..results import SUMMARY_SCHEMA
-from ..results.atomic import write_json_atomic
+from ..results.runsummary import Summary
 from . import repeats
 
 TAIL_LINES = 15
@@ -28,9 +29,10 @@ def _entry(o, run_dir):
 
 def document(run_id, topo, accel, reason, started, finished, runs,
              status, run_dir, repeat=1, made=None):
-    """runs: [(repeat, Outcome)] in the order they ran.  One repeat: an
-    entry per variant.  Several: every run under `runs`, and per variant
-    its figures over the repeats and its ratios to the reference.
+    """The Summary of a run; runs: [(repeat, Outcome)] in the order they
+    ran.  One repeat: an entry per variant.  Several: every run under
+    `runs`, and per variant its figures over the repeats and its ratios
+    to the reference.
     made: the command and the project's commit (provenance.describe())."""
     made = made or {"command": None, "git": None}
     doc = {
@@ -43,7 +45,7 @@ def document(run_id, topo, accel, reason, started, finished, runs,
     }
     if repeat == 1:
         doc["variants"] = {o.variant: _entry(o, run_dir) for _, o in runs}
-        return doc
+        return Summary(doc)
     names = list(dict.fromkeys(o.variant for _, o in runs))
     ref = repeats.reference(names)
     doc["repeat"] = repeat
@@ -51,14 +53,7 @@ def document(run_id, topo, accel, reason, started, finished, runs,
     doc["runs"] = [dict(variant=o.variant, repeat=k, **_entry(o, run_dir))
                    for k, o in runs]
     doc["variants"] = {v: repeats.variant_entry(runs, v, ref) for v in names}
-    return doc
-
-
-def write(run_dir, doc):
-    os.makedirs(run_dir, exist_ok=True)
-    path = os.path.join(run_dir, "summary.json")
-    write_json_atomic(path, doc)
-    return path
+    return Summary(doc)
 
 
 def _seconds(value):
@@ -69,11 +64,10 @@ def report(doc, runs, summary_path):
     """Lines for stdout; console tails of failures for stderr.  runs:
     [(repeat, Outcome)]; with several repeats every run that failed has
     its lines, then the variants' medians and ratios."""
-    out = [f"blkscale run {doc['run']}: {doc['topology']['file']}, "
-           f"accelerator {doc['accelerator']['name']} "
-           f"({doc['accelerator']['reason']})"]
+    out = [f"blkscale run {doc.run_id}: {doc.topology_file}, "
+           f"accelerator {doc.accelerator} ({doc.accelerator_reason})"]
     errs = []
-    repeat = doc.get("repeat", 1)
+    repeat = doc.repeat
     for k, o in runs:
         if repeat > 1 and o.kind == "ok":
             continue
@@ -107,7 +101,7 @@ def report(doc, runs, summary_path):
             errs += tail
             errs.append("---")
     if repeat > 1:
-        names = list(doc["variants"])
+        names = list(doc.variants)
         out.append(f"  median of {repeat} repeats [min-max, or the 95% "
                    "interval from 5], order alternating:")
         out += repeats.report_lines(runs, names)

@@ -18,8 +18,8 @@ import time
 from dataclasses import dataclass, field
 
 from .. import paths
-from ..errors import (EXIT_GUEST_FAILURE, EXIT_OK, EXIT_STEP_FAILED,
-                      Interrupted, ResultsUnwritable, UsageError)
+from ..errors import (EXIT_GUEST_FAILURE, Interrupted, ResultsUnwritable,
+                      UsageError)
 from ..guestlink import cpio, planfiles
 from ..guestlink.channel import ChannelError, ResultsParser
 from ..guestlink.console import Consoles
@@ -28,8 +28,7 @@ from ..machine.disks import image_files
 from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
                               GuestTimeout, MachineError, QemuDied)
 from ..machine.files import RunFiles
-from ..results import document as results_mod
-from ..results.atomic import write_json_atomic
+from ..results import document, runresults, runsummary
 
 POLL_S = 0.2
 # sockaddr_un.sun_path, less the terminating NUL.
@@ -242,11 +241,6 @@ def _how_it_ended(code):
         return f"was killed by signal {-code}"
 
 
-def _steps_ok(stream):
-    return stream.done == "ok" and all(s["verdict"] != "failed"
-                                       for s in stream.steps)
-
-
 def _exits_soon(machine, grace_s=2.0):
     """True if QEMU exits within grace_s: its QMP socket closes before
     the process is gone."""
@@ -322,35 +316,23 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                 opts.progress.end()
             ctx.wall_s = time.monotonic() - t0
             ctx.finished = now_iso()
-        console_kept = _save(out_dir, "console.log",
+        console_kept = _save(os.path.join(out_dir, "console.log"),
                              lambda p: _join_consoles(tmp, p))
         # The kernel's log the guest sent (channel.LOGS): dmesg.log.
         for name, text in stream.logs.items():
-            _save(out_dir, f"{name}.log",
+            _save(os.path.join(out_dir, f"{name}.log"),
                   lambda p, t=text: _write_bytes(p, t))
         if ctx.profiler is not None:
-            _save(out_dir, "profile.json",
+            _save(os.path.join(out_dir, "profile.json"),
                   lambda p: ctx.profiler.write(out_dir))
-        doc = results_mod.build(ctx, stream)
-        found = doc["disks"]["found"]
-        status, kind, message = EXIT_OK, "ok", "ok"
-        if not _steps_ok(stream):
-            failed = [s["name"] for s in stream.steps
-                      if s["verdict"] == "failed"]
-            status, kind = EXIT_STEP_FAILED, "step-failed"
-            message = "failed steps: " + (", ".join(failed) or "(none named)")
-        elif found["total"] < expected["total"]:
-            status, kind = EXIT_STEP_FAILED, "disks-missing"
-            message = f"{found['total']} of {expected['total']} disks found"
-        doc["outcome"] = {"status": status, "kind": kind, "message": message}
-        results_path = _save(out_dir, "results.json", lambda p:
-                             write_json_atomic(p, doc))
-        guest = doc.get("guest") if isinstance(doc.get("guest"),
-                                               dict) else {}
-        return Outcome(variant, status, kind, message, expected, found,
-                       doc["boot"], stream.steps, results_path, console_kept,
-                       clocksource=guest.get("clocksource"),
-                       kernel_console=doc["host"]["console"])
+        results = document.build(ctx, stream)
+        outcome = results.outcome
+        results_path = _save(runresults.path_in(out_dir), results.write)
+        return Outcome(variant, outcome["status"], outcome["kind"],
+                       outcome["message"], expected, results.disks_found,
+                       results.boot, stream.steps, results_path,
+                       console_kept, clocksource=results.clocksource,
+                       kernel_console=results.kernel_console)
     except MachineError as e:
         if e.tail == "" and watcher.tail():
             e.tail = watcher.tail()
@@ -399,7 +381,8 @@ def _keep_console(tmp, out_dir):
     src = os.path.join(tmp, "console.log")
     if not os.path.exists(src):
         return None
-    return _save(out_dir, "console.log", lambda p: _join_consoles(tmp, p))
+    return _save(os.path.join(out_dir, "console.log"),
+                 lambda p: _join_consoles(tmp, p))
 
 
 def _write_bytes(path, data):
@@ -419,14 +402,14 @@ def _join_consoles(tmp, dest):
                     shutil.copyfileobj(f, out)
 
 
-def _save(out_dir, name, write):
-    """write(path) creates out_dir/name; returns the path.
+def _save(path, write):
+    """write(path) creates the file at path; returns the path.
 
     A write the results directory refuses (ENOSPC, EROFS, EIO, ...)
     removes everything of this variant, so that nothing partial is left,
     and ends the run with ResultsUnwritable.
     """
-    path = os.path.join(out_dir, name)
+    out_dir = os.path.dirname(path)
     try:
         os.makedirs(out_dir, exist_ok=True)
         write(path)
@@ -438,5 +421,6 @@ def _save(out_dir, name, write):
             pass
         raise ResultsUnwritable(
             f"{paths.display(path)}: {e.strerror or e}; run stopped, "
-            "nothing of this variant kept, no summary.json") from None
+            f"nothing of this variant kept, no {runsummary.FILENAME}"
+        ) from None
     return path

@@ -1,14 +1,19 @@
 """The report subcommand of blkscale (report.py) and its --help."""
 
+from blkscale.results import REPORT_SUMMARY_FILE
+from blkscale.results.manifest import FILENAME as MANIFEST
+from blkscale.results.runsummary import FILENAME as SUMMARY
+
 COMMANDS = {
     "report": "Write RUN_DIR/report/: index.html led by the summary "
               "table (each kernel's median with its interval and its ratio "
-              "to the reference), report.md, summary.csv, summary.json and "
+              f"to the reference), report.md, summary.csv, "
+              f"{REPORT_SUMMARY_FILE} and "
               "PNG plots (major capacity, register/lookup cost, "
               "/proc/devices, boot time, boot curve and goals, memory per "
               "disk, fio/LVM, capacity planning) from a sweep "
-              "(results/<run>/manifest.json) or a launcher run "
-              "(results/<run>/summary.json). --disks N prints what N disks "
+              f"(results/<run>/{MANIFEST}) or a launcher run "
+              f"(results/<run>/{SUMMARY}). --disks N prints what N disks "
               "cost instead; --history draws the nightly's nights side by "
               "side.",
 }
