@@ -28,6 +28,7 @@ import time
 from blkscale.figures import metrics
 from blkscale.figures.stats import Summary, paired_ratio
 from blkscale.paths import REPO as TOP
+from blkscale.results import runresults
 
 FIGURES = [
     ("block_dynamic_capacity", "dynamic block majors"),
@@ -56,12 +57,12 @@ def boot(label, build, variant, topology, results, run_id):
          "--accel", "tcg", "--run-id", run_id, "--results-dir",
          str(results), "--quiet"], cwd=TOP, env=env, capture_output=True,
         text=True)
-    path = results / run_id / variant / "results.json"
-    if out.returncode or not path.exists():
+    doc = runresults.read_in(results / run_id / variant)
+    if out.returncode or doc is None:
         print(f"{label} {run_id}: run failed ({out.returncode}): "
               f"{out.stderr.strip()[-300:]}", file=sys.stderr)
         return None
-    return metrics.extract(json.loads(path.read_text()))
+    return metrics.extract(doc)
 
 
 def by_round(runs, key):

@@ -84,3 +84,37 @@ def test_the_check_fails_on_a_module_that_names_one():
         "blkscale_bench.slowdown:2 manifest.json",
         "blkscale_reports.blktestsruns:4 results.json",
         "blkscale_reports.summary_files:2 summary.json"]
+
+
+def dict_path_readers(sources):
+    """"module:line" of every import of the documents layer's dict-path
+    reader (`lookup`) outside that layer: a module there reads fields
+    through the records' properties."""
+    wrong = []
+    for module, source in sorted(sources.items()):
+        if layer(unit(module)) == DOCUMENTS:
+            continue
+        for node in ast.walk(ast.parse(source)):
+            if isinstance(node, ast.ImportFrom) and \
+                    "results" in (node.module or "") and \
+                    any(a.name == "lookup" for a in node.names):
+                wrong.append(f"{module}:{node.lineno}")
+    return wrong
+
+
+def test_no_module_outside_the_documents_layer_reads_by_dict_path():
+    sources = {m: p.read_text() for m, p in _modules().items()}
+    assert dict_path_readers(sources) == []
+
+
+def test_the_dict_path_check_fails_on_a_module_that_does():
+    bad = {
+        "blkscale_reports.series":
+            "from blkscale.results.read import lookup as get\n",
+        "blkscale.figures.metrics":
+            "import os\nfrom ..results.runresults import Results, lookup\n",
+        "blkscale.results.runresults": "from .read import lookup\n",
+        "blkscale_bench.table": "from blkscale.results.read import number\n",
+    }
+    assert dict_path_readers(bad) == ["blkscale.figures.metrics:2",
+                                      "blkscale_reports.series:1"]

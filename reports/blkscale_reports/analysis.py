@@ -9,7 +9,7 @@ from blkscale.results.runresults import Results
 
 from . import (blktests, bootcurve, everydisk, fit, predict, profile,
                repeats, series, summary)
-from .series import get, num
+from .series import num
 from .table import Table, fmt, pct
 
 # The seeds' counts, then past 10,000 up to the most blkscale claims
@@ -105,12 +105,12 @@ def _majors_table(run):
                "Block majors handed out", "Assigned in devices.txt",
                "Dynamic char majors", "Block stopped with"])
     for e in run.with_results():
-        blk = get(e.doc, "majors", "block")
+        blk = e.doc.block_majors
         if not blk:
             continue
         t.rows.append([e.topology, e.variant,
                        fmt(e.doc.figure("block_dynamic_capacity")),
-                       _ranges(get(blk, "majors_obtained", "ranges")),
+                       _ranges(e.doc.block_major_ranges),
                        fmt(e.doc.figure("block_static_collisions")),
                        fmt(e.doc.figure("char_dynamic_capacity")),
                        blk.get("stop_error") or "-"])

@@ -8,7 +8,7 @@ Figures come from results.json: census.identity (by_kind), census.by_kind
 and fio.not_run, the census and fio steps' guest times, and the lvm
 section's phase times."""
 
-from .series import get, num
+from .series import num
 from .table import Table, fmt
 
 KINDS = (("virtio", "vd"), ("scsi", "sd"))
@@ -46,7 +46,7 @@ def disks_table(run):
                             num(ident.get("signatures_checked")))
         not_run = len(fio.get("not_run") or []) if fio else None
         for kind, prefix in KINDS:
-            expected = num(get(e.doc, "census", "by_kind", kind, "expected"))
+            expected = e.doc.census_expected(kind)
             if not expected:
                 continue
             by_kind = (ident.get("by_kind") or {}).get(kind) or {}

@@ -1,10 +1,8 @@
 """Figures pulled out of results.json for tables and plots.  Every value
 comes from a results document; a missing one is None, never a guess."""
 
-# The results reader's helpers under the names the report's modules
-# use: get(doc, *keys) for the guest's sections shown as they are,
-# num(value).
-from blkscale.results.read import lookup as get
+# The results reader's number check under the name the report's modules
+# use: num(value).
 from blkscale.results.read import number as num
 from blkscale.results.runresults import Results
 

@@ -251,6 +251,25 @@ class Results(Record):
         return statistics.median(values) if values else None
 
     @property
+    def block_majors(self):
+        """majorbench's block section (capacity, ranges, stop_error), {}
+        without it."""
+        block = lookup(self.body, "majors", "block")
+        return block if isinstance(block, Mapping) else {}
+
+    @property
+    def block_major_ranges(self):
+        """The ranges of block majors handed out ([first, last] pairs),
+        None without them."""
+        ranges = lookup(self.block_majors, "majors_obtained", "ranges")
+        return ranges if isinstance(ranges, list) else None
+
+    def census_expected(self, kind):
+        """The census's expected count of one kind of disk, or None."""
+        return number(lookup(self.body, "census", "by_kind", kind,
+                             "expected"))
+
+    @property
     def procdevices_points(self):
         """procdevbench's points: objects with registered, block_majors,
         ns_per_read, ns_per_line, lines, verified."""
