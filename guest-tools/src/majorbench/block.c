@@ -60,6 +60,39 @@ static void lookup_points(struct mb *mb, unsigned int cap)
 	blk->npoints = k;
 }
 
+/*
+ * One round's register cost as the curve gives it: the median of its
+ * buckets' p50 (samples[i] was taken with i registered).  0 without
+ * samples or memory.
+ */
+static uint64_t round_cost(const uint64_t *samples, unsigned int n,
+			   unsigned long width)
+{
+	uint64_t *copy, *p50;
+	unsigned int i, k, nb = 0, len;
+	struct stats st;
+	uint64_t cost = 0;
+
+	copy = malloc((n ? n : 1) * sizeof(*copy));
+	p50 = malloc(((n + width - 1) / width + 1) * sizeof(*p50));
+	if (!copy || !p50 || !n)
+		goto out_free;
+	memcpy(copy, samples, n * sizeof(*copy));
+	for (i = 0; i < n; i += len) {
+		len = n - i < width ? n - i : (unsigned int)width;
+		stats_compute(copy + i, len, &st);
+		p50[nb++] = st.p50;
+	}
+	stats_compute(p50, nb, &st);
+	/* the curve's median of an even count averages the middle two */
+	k = nb / 2;
+	cost = nb % 2 ? p50[k] : (p50[k - 1] + p50[k]) / 2;
+out_free:
+	free(copy);
+	free(p50);
+	return cost;
+}
+
 /* Unregister newest first from held down to target; returns the new held. */
 static unsigned int unregister_to(struct mb *mb, unsigned int held,
 				  unsigned int target, uint64_t *samples,
@@ -198,7 +231,7 @@ void mb_block_run(struct mb *mb)
 	struct blkscale_probe_hits h;
 	unsigned long round, rounds = mb->cfg.rounds;
 	struct helper_batch res;
-	uint64_t *samples;
+	uint64_t *samples, before;
 	int32_t *majors;
 	unsigned int i;
 	int ret;
@@ -215,8 +248,15 @@ void mb_block_run(struct mb *mb)
 		rounds = sizeof(blk->capacity_per_round) / sizeof(unsigned int);
 
 	for (round = 0; round < rounds; round++) {
+		before = refloop_time(&mb->ref);
 		ret = helper_batch_register(mb->fd, mb->cfg.limit, MB_PREFIX, 0,
 					    samples, majors, &res);
+		/* the first round's cold caches are not what is compared */
+		if (!ret && round && res.done)
+			refloop_block_end(&mb->ref, before,
+					  round_cost(samples, res.done,
+						     mb->cfg.bucket),
+					  &blk->reg_ref);
 		if (ret) {
 			report_error(&mb->rep, "round %lu: register batch: %s",
 				     round + 1, errno_name(ret));
