@@ -29,13 +29,19 @@
 
 #include "json.h"
 
-/* About 40-100 us under TCG on this host kind: the length of a block. */
+/* About 50 us a run under TCG on this host kind: a block's length. */
 #define REFLOOP_STEPS 8192
 #define REFLOOP_SYSCALL_EVERY 1024
 #define REFLOOP_TABLE_SIZE 16384
+/*
+ * Runs per timing, the fastest counts: an interrupt or a preemption
+ * inside one run (several ms under TCG) only ever lengthens it, and a
+ * block has a single timing on each side.
+ */
+#define REFLOOP_RUNS 3
 
 struct refloop {
-	unsigned long steps;	/* work of one timing */
+	unsigned long steps;	/* work of one run */
 	uint64_t state;		/* the hash, carried from timing to timing */
 	uint64_t *ns;		/* every timing, in order */
 	size_t n, cap;
@@ -64,7 +70,7 @@ void refloop_free(struct refloop *rl);
 /* The work itself: steps steps from state, the state after them. */
 uint64_t refloop_work(uint64_t state, unsigned long steps);
 
-/* Run the work once; the ns it took (recorded in rl->ns). */
+/* Run the work REFLOOP_RUNS times; the fastest's ns (recorded in rl->ns). */
 uint64_t refloop_time(struct refloop *rl);
 
 /*
@@ -89,7 +95,7 @@ void refcost_free(struct refcost *c);
 /* Median, min and max of the blocks; c's values are sorted in place. */
 void refcost_summarise(struct refcost *c, struct refcost_summary *s);
 
-/* {steps, syscall_every, ns: {n, min_ns, p50_ns, ...}} of the timings */
+/* {steps, syscall_every, runs, ns: {n, min_ns, p50_ns, ...}} of the timings */
 void refloop_json(struct json *j, const char *key, const struct refloop *rl);
 /* {blocks, median, min, max}: per-call cost in steps; null without blocks */
 void refcost_json(struct json *j, const char *key, struct refcost *c);
