@@ -61,36 +61,50 @@ static void lookup_points(struct mb *mb, unsigned int cap)
 }
 
 /*
- * One round's register cost as the curve gives it: the median of its
- * buckets' p50 (samples[i] was taken with i registered).  0 without
- * samples or memory.
+ * A warm round, registered a bucket at a time: each bucket is one block
+ * between two timings of the reference (refloop.h), and its median call
+ * over them goes to reg_ref.  The module times every call as it does in
+ * one batch, and the names and order are the same.
  */
-static uint64_t round_cost(const uint64_t *samples, unsigned int n,
-			   unsigned long width)
+static int register_in_blocks(struct mb *mb, uint64_t *samples,
+			      int32_t *majors, struct helper_batch *res)
 {
-	uint64_t *copy, *p50;
-	unsigned int i, k, nb = 0, len;
+	unsigned int done = 0, n, limit = (unsigned int)mb->cfg.limit;
+	unsigned int width = (unsigned int)mb->cfg.bucket;
+	struct helper_batch part;
+	uint64_t before, *scratch;
 	struct stats st;
-	uint64_t cost = 0;
+	int ret = 0;
 
-	copy = malloc((n ? n : 1) * sizeof(*copy));
-	p50 = malloc(((n + width - 1) / width + 1) * sizeof(*p50));
-	if (!copy || !p50 || !n)
-		goto out_free;
-	memcpy(copy, samples, n * sizeof(*copy));
-	for (i = 0; i < n; i += len) {
-		len = n - i < width ? n - i : (unsigned int)width;
-		stats_compute(copy + i, len, &st);
-		p50[nb++] = st.p50;
+	res->done = 0;
+	res->stop_error = 0;
+	scratch = malloc(width * sizeof(*scratch));
+	if (!scratch)
+		return -ENOMEM;
+	before = refloop_time(&mb->ref);
+	while (done < limit) {
+		n = limit - done < width ? limit - done : width;
+		ret = helper_batch_register(mb->fd, n, MB_PREFIX, done,
+					    samples + done, majors + done,
+					    &part);
+		if (ret)
+			break;
+		if (part.done) {
+			memcpy(scratch, samples + done,
+			       part.done * sizeof(*scratch));
+			stats_compute(scratch, part.done, &st);
+			before = refloop_block_end(&mb->ref, before, st.p50,
+						   &mb->blk.reg_ref);
+		}
+		done += part.done;
+		if (part.stop_error || part.done < n) {
+			res->stop_error = part.stop_error;
+			break;
+		}
 	}
-	stats_compute(p50, nb, &st);
-	/* the curve's median of an even count averages the middle two */
-	k = nb / 2;
-	cost = nb % 2 ? p50[k] : (p50[k - 1] + p50[k]) / 2;
-out_free:
-	free(copy);
-	free(p50);
-	return cost;
+	res->done = done;
+	free(scratch);
+	return ret;
 }
 
 /* Unregister newest first from held down to target; returns the new held. */
@@ -231,7 +245,7 @@ void mb_block_run(struct mb *mb)
 	struct blkscale_probe_hits h;
 	unsigned long round, rounds = mb->cfg.rounds;
 	struct helper_batch res;
-	uint64_t *samples, before;
+	uint64_t *samples;
 	int32_t *majors;
 	unsigned int i;
 	int ret;
@@ -248,15 +262,13 @@ void mb_block_run(struct mb *mb)
 		rounds = sizeof(blk->capacity_per_round) / sizeof(unsigned int);
 
 	for (round = 0; round < rounds; round++) {
-		before = refloop_time(&mb->ref);
-		ret = helper_batch_register(mb->fd, mb->cfg.limit, MB_PREFIX, 0,
-					    samples, majors, &res);
 		/* the first round's cold caches are not what is compared */
-		if (!ret && round && res.done)
-			refloop_block_end(&mb->ref, before,
-					  round_cost(samples, res.done,
-						     mb->cfg.bucket),
-					  &blk->reg_ref);
+		if (round)
+			ret = register_in_blocks(mb, samples, majors, &res);
+		else
+			ret = helper_batch_register(mb->fd, mb->cfg.limit,
+						    MB_PREFIX, 0, samples,
+						    majors, &res);
 		if (ret) {
 			report_error(&mb->rep, "round %lu: register batch: %s",
 				     round + 1, errno_name(ret));

@@ -60,8 +60,8 @@ struct mb_block {
 	struct curve_samples lookup, miss;
 	/*
 	 * The same costs over the reference timed beside them (refloop.h):
-	 * a value per warm register round (its median bucket p50) and per
-	 * major looked up (the median of its opens).
+	 * a value per bucket of a warm register round and per major looked
+	 * up, the median of its calls.
 	 */
 	struct refcost reg_ref, lookup_ref;
 
