@@ -3,7 +3,8 @@
 figure the median, min-max and max/min, and the same for the paired
 ratio of the two kernels boot by boot, with the nightly's one-sided 95%
 upper bound of that ratio (launcher/blkscale/figures/onesided.py).
-    spreads.py TSV [RESULTS_DIR]   (TSV: boots.sh's; default results/)"""
+    PYTHONPATH=launcher spreads.py TSV [RESULTS_DIR]
+(from the repository's top; TSV: boots.sh's; default results/)"""
 import csv
 import json
 import math
@@ -11,10 +12,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from blkscale.figures import onesided
 from scipy import stats
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "launcher"))
-from blkscale.figures import onesided  # noqa: E402
 
 
 def curve_median(block, name):
