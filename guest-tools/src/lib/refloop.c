@@ -170,19 +170,25 @@ void refloop_json(struct json *j, const char *key, const struct refloop *rl)
 	json_object_end(j);
 }
 
+void refcost_summary_json(struct json *j, const char *key,
+			  const struct refcost_summary *s)
+{
+	if (!s->blocks) {
+		json_null(j, key);
+		return;
+	}
+	json_object_begin(j, key);
+	json_uint(j, "blocks", s->blocks);
+	json_double(j, "median", s->median);
+	json_double(j, "min", s->min);
+	json_double(j, "max", s->max);
+	json_object_end(j);
+}
+
 void refcost_json(struct json *j, const char *key, struct refcost *c)
 {
 	struct refcost_summary s;
 
 	refcost_summarise(c, &s);
-	if (!s.blocks) {
-		json_null(j, key);
-		return;
-	}
-	json_object_begin(j, key);
-	json_uint(j, "blocks", s.blocks);
-	json_double(j, "median", s.median);
-	json_double(j, "min", s.min);
-	json_double(j, "max", s.max);
-	json_object_end(j);
+	refcost_summary_json(j, key, &s);
 }

@@ -99,5 +99,7 @@ void refcost_summarise(struct refcost *c, struct refcost_summary *s);
 void refloop_json(struct json *j, const char *key, const struct refloop *rl);
 /* {blocks, median, min, max}: per-call cost in steps; null without blocks */
 void refcost_json(struct json *j, const char *key, struct refcost *c);
+void refcost_summary_json(struct json *j, const char *key,
+			  const struct refcost_summary *s);
 
 #endif

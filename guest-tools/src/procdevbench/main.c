@@ -283,28 +283,12 @@ static double per_line(const struct fullread_timing *t, size_t lines)
 	return lines ? (double)t->st.p50 / (double)lines : 0;
 }
 
-/* A read's cost in reference steps, null without blocks. */
-static void json_ref(struct json *j, const char *key,
-		     const struct refcost_summary *s)
-{
-	if (!s->blocks) {
-		json_null(j, key);
-		return;
-	}
-	json_object_begin(j, key);
-	json_uint(j, "blocks", s->blocks);
-	json_double(j, "median", s->median);
-	json_double(j, "min", s->min);
-	json_double(j, "max", s->max);
-	json_object_end(j);
-}
-
 static void json_timing(struct json *j, const char *key,
 			const struct fullread_timing *t, size_t lines)
 {
 	json_object_begin(j, key);
 	json_uint(j, "ns_per_read", t->st.p50);
-	json_ref(j, "ref_per_read", &t->ref);
+	refcost_summary_json(j, "ref_per_read", &t->ref);
 	json_double(j, "ns_per_line", per_line(t, lines));
 	json_uint(j, "buffer", t->buffer);
 	json_uint(j, "read_calls", t->read_calls);
