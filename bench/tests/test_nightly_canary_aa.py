@@ -18,7 +18,7 @@ from blkscale.paths import REPO
 
 # A night of the A/A pair at stress-500 (stock and patched-again), judged
 # against baselines from another run (20261205-stress500-baseline).
-EVIDENCE = REPO / "bench" / "evidence" / "20261205-nightly-gates" / \
+EVIDENCE = REPO / "evidence" / "20261205-nightly-gates" / \
     "20261205-154211-aa"
 SOURCE = "patched-again"
 BASELINES = REPO / "bench" / "baselines"
@@ -26,7 +26,7 @@ SWEEPS = REPO / "bench" / "sweeps"
 # The canary's ballast: one 8 KiB allocation per disk added.
 SLAB_KIB = 8.0
 # Its register cost as a night measured it: 1.46x stock's
-# (bench/evidence/20261205-nightly-gates, night 2).
+# (evidence/20261205-nightly-gates, night 2).
 REGISTER_COST = 1.46
 
 

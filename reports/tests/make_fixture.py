@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Copy a real run directory into a small test fixture.
 
-    reports/tests/make_fixture.py results/<run> reports/tests/fixtures/NAME
+    reports/tests/make_fixture.py [--whole-curves] results/<run> reports/tests/fixtures/NAME
 
 Keeps manifest.json or summary.json and every results.json; drops what
 the report does not read and what makes files large: the QEMU command
@@ -9,7 +9,8 @@ line, the guest's disk list, fio's raw output and per-job list, the
 devt_audit and selftest sections, the unregister and lookup-miss curves,
 the per-method detail of procdevbench points, and thins the register and
 lookup curves to about MAX_POINTS measured points (the first and last
-four always kept).  Values
+four always kept; --whole-curves keeps them whole: a thinned curve's
+median, register_p50_ns and lookup_p50_ns, is not the run's).  Values
 are never changed, only left out.
 """
 
@@ -35,7 +36,7 @@ def thin(points):
     return [points[i] for i in sorted(keep)]
 
 
-def trim(doc):
+def trim(doc, whole_curves=False):
     doc.get("host", {}).pop("command", None)
     doc.get("disks", {}).pop("list", None)
     for section in ("fio_raw", "devt_audit", "selftest"):
@@ -49,7 +50,7 @@ def trim(doc):
     for name in ("unregister", "lookup_miss"):
         blk.pop(name, None)
     for name in ("register", "lookup"):
-        if name in blk:
+        if name in blk and not whole_curves:
             blk[name] = thin(blk[name])
     blk.get("lookup_check", {}).pop("points", None)
     return doc
@@ -62,7 +63,7 @@ def write(path, doc):
         f.write("\n")
 
 
-def main(src, dst):
+def main(src, dst, whole_curves=False):
     if os.path.exists(dst):
         shutil.rmtree(dst)
     for top in ("manifest.json", "summary.json"):
@@ -74,12 +75,16 @@ def main(src, dst):
         if "results.json" in files and "/report" not in root:
             rel = os.path.relpath(os.path.join(root, "results.json"), src)
             with open(os.path.join(src, rel)) as f:
-                write(os.path.join(dst, rel), trim(json.load(f)))
+                write(os.path.join(dst, rel),
+                      trim(json.load(f), whole_curves))
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    args = sys.argv[1:]
+    whole = args[:1] == ["--whole-curves"]
+    args = args[1:] if whole else args
+    if len(args) != 2:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(sys.argv[1], sys.argv[2]))
+    sys.exit(main(args[0], args[1], whole))

@@ -39,3 +39,11 @@ def test_trimming_keeps_the_register_growth_of_the_run():
 def test_short_curves_are_kept_whole():
     doc = make_fixture.trim(run_doc(20))
     assert len(doc["majors"]["block"]["register"]) == 20
+
+
+def test_whole_curves_keep_the_curve_median():
+    median = metrics.BY_NAME["register_p50_ns"].extract(run_doc(236))
+    whole = make_fixture.trim(run_doc(236), whole_curves=True)
+    assert len(whole["majors"]["block"]["register"]) == 236
+    assert "unregister" not in whole["majors"]["block"]
+    assert metrics.BY_NAME["register_p50_ns"].extract(whole) == median

@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -80,18 +81,40 @@ static long one_read(const char *path, enum fullread_method method, int fd,
 	return n;
 }
 
+/* The median of ns[from..to) over the reference around them, into c. */
+static uint64_t ref_block_end(struct refloop *rl, uint64_t before,
+			      const uint64_t *ns, unsigned long from,
+			      unsigned long to, struct refcost *c)
+{
+	uint64_t block[FULLREAD_REF_BLOCK];
+	struct stats st;
+
+	memcpy(block, ns + from, (to - from) * sizeof(*block));
+	stats_compute(block, to - from, &st);
+	return refloop_block_end(rl, before, st.p50, c);
+}
+
 int fullread_measure(const char *path, enum fullread_method method,
 		     unsigned long iters, size_t bufsize,
 		     struct fullread_timing *t)
 {
+	return fullread_measure_ref(path, method, iters, bufsize, NULL, t);
+}
+
+int fullread_measure_ref(const char *path, enum fullread_method method,
+			 unsigned long iters, size_t bufsize,
+			 struct refloop *rl, struct fullread_timing *t)
+{
 	size_t room = bufsize > BUFSIZ ? bufsize : BUFSIZ, used;
-	uint64_t *ns, t0, calls;
-	unsigned long i;
+	uint64_t *ns, t0, calls, before = 0;
+	struct refcost cost = { 0 };
+	unsigned long i, from = 0;
 	long n;
 	char *buf;
 	int fd = -1, ret = 0;
 
 	t->measured = false;
+	refcost_summarise(&cost, &t->ref);
 	if (!iters || !bufsize || method >= FULLREAD_METHODS)
 		return -EINVAL;
 	ns = calloc(iters, sizeof(*ns));
@@ -115,6 +138,8 @@ int fullread_measure(const char *path, enum fullread_method method,
 		goto out_close;
 	}
 	t->size_stable = true;
+	if (rl)
+		before = refloop_time(rl);
 	for (i = 0; i < iters; i++) {
 		t0 = now_ns();
 		n = one_read(path, method, fd, buf, bufsize, &calls, &used);
@@ -125,14 +150,22 @@ int fullread_measure(const char *path, enum fullread_method method,
 		}
 		if (n != t->bytes)
 			t->size_stable = false;
+		if (rl && (i + 1 - from == FULLREAD_REF_BLOCK || i + 1 == iters)) {
+			before = ref_block_end(rl, before, ns, from, i + 1, &cost);
+			from = i + 1;
+		}
 	}
+	if (cost.oom)
+		ret = -ENOMEM;
+	refcost_summarise(&cost, &t->ref);
 	stats_compute(ns, iters, &t->st);
-	t->measured = true;
+	t->measured = !ret;
 
 out_close:
 	if (fd >= 0)
 		close(fd);
 out_free:
+	refcost_free(&cost);
 	free(buf);
 	free(ns);
 	return ret;

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "refloop.h"
 #include "stats.h"
 
 enum fullread_method {
@@ -32,7 +33,12 @@ struct fullread_timing {
 	uint64_t read_calls;	/* read() calls per full read, EOF included */
 	long bytes;		/* of the untimed first read */
 	bool size_stable;	/* every read returned the same byte count */
+	/* with a reference: a read's cost in its steps, over the blocks */
+	struct refcost_summary ref;
 };
+
+/* Reads per block between two timings of the reference. */
+#define FULLREAD_REF_BLOCK 10
 
 /* stdio's buffer for a file of this st_blksize (glibc's rule). */
 size_t fullread_stdio_buffer(long st_blksize);
@@ -44,5 +50,15 @@ size_t fullread_stdio_buffer(long st_blksize);
 int fullread_measure(const char *path, enum fullread_method method,
 		     unsigned long iters, size_t bufsize,
 		     struct fullread_timing *t);
+
+/*
+ * The same, with the reference rl timed before the first read and after
+ * every FULLREAD_REF_BLOCK reads (and the last): each block's median read
+ * over its adjacent timings, in steps, summarised in t->ref.  rl NULL:
+ * no reference, t->ref has no blocks.
+ */
+int fullread_measure_ref(const char *path, enum fullread_method method,
+			 unsigned long iters, size_t bufsize,
+			 struct refloop *rl, struct fullread_timing *t);
 
 #endif

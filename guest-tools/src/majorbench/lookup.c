@@ -68,21 +68,31 @@ void mb_nodes_remove(struct mb *mb, const char *dir)
 		report_error(&mb->rep, "rmdir %s: %s", dir, strerror(errno));
 }
 
-/* Time iters opens of major's node; returns the probe calls they caused. */
+/*
+ * Time iters opens of major's node; returns the probe calls they caused.
+ * With ref, the opens are one block between two reference timings and
+ * their median over the reference goes to ref.
+ */
 static int64_t time_opens(struct mb *mb, const char *dir, int major,
 			  unsigned int held, struct curve_samples *curve,
-			  uint64_t *strays_delta)
+			  struct refcost *ref, uint64_t *strays_delta)
 {
 	struct blkscale_probe_hits before, after;
+	unsigned long it, iters = mb->cfg.lookup_iters;
+	uint64_t t0, t1, ref_before = 0, *ns;
 	char path[4200];
-	uint64_t t0, t1;
-	unsigned long it;
+	struct stats st;
 	int fd;
 
 	node_path(path, sizeof(path), dir, major);
-	if (helper_probe_hits(mb->fd, major, &before))
+	ns = calloc(iters, sizeof(*ns));
+	if (!ns || helper_probe_hits(mb->fd, major, &before)) {
+		free(ns);
 		return -1;
-	for (it = 0; it < mb->cfg.lookup_iters; it++) {
+	}
+	if (ref)
+		ref_before = refloop_time(&mb->ref);
+	for (it = 0; it < iters; it++) {
 		t0 = now_ns();
 		fd = open(path, O_RDONLY | O_CLOEXEC);
 		t1 = now_ns();
@@ -92,8 +102,14 @@ static int64_t time_opens(struct mb *mb, const char *dir, int major,
 		} else if (errno != ENXIO) {
 			mb->blk.open_errors++;
 		}
-		curve_samples_add(curve, held, t1 - t0);
+		ns[it] = t1 - t0;
+		curve_samples_add(curve, held, ns[it]);
 	}
+	if (ref) {
+		stats_compute(ns, iters, &st);
+		refloop_block_end(&mb->ref, ref_before, st.p50, ref);
+	}
+	free(ns);
 	if (helper_probe_hits(mb->fd, major, &after))
 		return -1;
 	*strays_delta = after.strays - before.strays;
@@ -115,7 +131,8 @@ void mb_lookup_point(struct mb *mb, const char *dir, unsigned int held,
 	for (k = 0; k < nk; k++) {
 		/* spread over the held majors: they sit in different places */
 		major = blk->majors[k * held / nk];
-		hits = time_opens(mb, dir, major, held, &blk->lookup, &strays);
+		hits = time_opens(mb, dir, major, held, &blk->lookup,
+				  &blk->lookup_ref, &strays);
 		blk->opens += iters;
 		if (hits < 0) {
 			report_error(&mb->rep, "probe hits of %d unavailable",
@@ -134,7 +151,8 @@ void mb_lookup_point(struct mb *mb, const char *dir, unsigned int held,
 		}
 	}
 	if (missing > 0) {
-		hits = time_opens(mb, dir, missing, held, &blk->miss, &strays);
+		hits = time_opens(mb, dir, missing, held, &blk->miss, NULL,
+				  &strays);
 		blk->miss_opens += iters;
 		if (hits < 0) {
 			report_error(&mb->rep, "probe hits of %d unavailable",

@@ -35,6 +35,7 @@ static struct mb mb = {
 		.show = 8,
 		.clock_pairs = 2000,
 		.processes = 10,
+		.ref_steps = REFLOOP_STEPS,
 	},
 	.fd = -1,
 };
@@ -67,6 +68,9 @@ static const struct opt options[] = {
 	OPT_NUM("processes", 0, &mb.cfg.processes, "N",
 		"measure in N processes one after another, the fastest prints (bestof.h)",
 		1, BESTOF_MAX),
+	OPT_NUM("ref-steps", 0, &mb.cfg.ref_steps, "N",
+		"steps of the reference timed beside each block (refloop.h)",
+		1, 100000000),
 	OPT_END,
 };
 
@@ -121,6 +125,7 @@ static unsigned long measure(void *ctx, double *score)
 	uint32_t version;
 
 	(void)ctx;
+	refloop_init(&mb.ref, mb.cfg.ref_steps);
 	mb.modprobe_disabled = modprobe_disabled();
 	mb.fd = helper_open(&version);
 	if (mb.fd < 0) {
@@ -149,6 +154,8 @@ static unsigned long measure(void *ctx, double *score)
 	if (mb.fd >= 0)
 		close(mb.fd);
 	mb.fd = -1;
+	if (mb.ref.oom || mb.blk.reg_ref.oom || mb.blk.lookup_ref.oom)
+		report_error(&mb.rep, "out of memory for the reference timings");
 	*score = mb_score(&mb);
 	return mb.rep.nerrors;
 }

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "procdevices.h"
 #include "ranges.h"
+#include "refloop.h"
 #include "report.h"
 #include "stats.h"
 
@@ -29,6 +30,7 @@ struct mb_config {
 	unsigned long show;
 	unsigned long clock_pairs;
 	unsigned long processes;
+	unsigned long ref_steps;
 };
 
 struct mb_collision {
@@ -56,6 +58,12 @@ struct mb_block {
 	/* register/unregister: rounds 2.. (warm); _cold: the first round */
 	struct curve_samples reg, unreg, reg_cold, unreg_cold;
 	struct curve_samples lookup, miss;
+	/*
+	 * The same costs over the reference timed beside them (refloop.h):
+	 * a value per bucket of a warm register round and per major looked
+	 * up, the median of its calls.
+	 */
+	struct refcost reg_ref, lookup_ref;
 
 	/* lookup verification */
 	bool node_dir_tmpfs;
@@ -92,6 +100,7 @@ struct mb {
 	struct mb_block blk;
 	struct mb_char chr;
 	struct mb_clock clk;
+	struct refloop ref;		/* the yardstick of reg_ref, lookup_ref */
 	struct bestof bo;		/* the measuring processes */
 };
 

@@ -80,6 +80,8 @@ static void json_block(struct mb *mb, struct json *j)
 	json_curve_of(j, "unregister_cold", &blk->unreg_cold, mb->cfg.bucket);
 	json_curve_of(j, "lookup", &blk->lookup, 1);
 	json_curve_of(j, "lookup_miss", &blk->miss, 1);
+	refcost_json(j, "register_ref", &blk->reg_ref);
+	refcost_json(j, "lookup_ref", &blk->lookup_ref);
 
 	json_object_begin(j, "lookup_check");
 	json_bool(j, "node_dir_tmpfs", blk->node_dir_tmpfs);
@@ -151,9 +153,11 @@ void mb_print_json(struct mb *mb)
 	json_bool(&j, "modprobe_disabled", mb->modprobe_disabled);
 	json_uint(&j, "clock_pairs", mb->cfg.clock_pairs);
 	json_uint(&j, "processes", mb->cfg.processes);
+	json_uint(&j, "ref_steps", mb->cfg.ref_steps);
 	json_object_end(&j);
 	bestof_json(&j, "processes", &mb->bo);
 	json_clock(mb, &j);
+	refloop_json(&j, "refloop", &mb->ref);
 	json_block(mb, &j);
 	json_char(mb, &j);
 	if (report_json_end(&mb->rep, &j))
@@ -185,6 +189,18 @@ static void print_curve(const char *what, const struct curve_samples *s,
 		       (unsigned long long)pts[i].st.max, pts[i].st.n);
 	}
 	free(pts);
+}
+
+static void print_refcost(const char *what, struct refcost *c,
+			  const struct refloop *ref)
+{
+	struct refcost_summary s;
+
+	refcost_summarise(c, &s);
+	if (!s.blocks)
+		return;
+	printf("%s: %.1f reference steps per call, median of %zu blocks (%.1f-%.1f; %lu steps a reference)\n",
+	       what, s.median, s.blocks, s.min, s.max, ref->steps);
 }
 
 /* About this many rows per table: wider buckets for people. */
@@ -250,6 +266,9 @@ void mb_print_human(struct mb *mb)
 			    &blk->lookup, 1);
 		print_curve("lookup miss (open of a released major)",
 			    &blk->miss, 1);
+		print_refcost("register (rounds 2..)", &blk->reg_ref,
+			      &mb->ref);
+		print_refcost("lookup", &blk->lookup_ref, &mb->ref);
 	}
 	printf("processes: %u measured of %u, process %u printed (%s)\n",
 	       mb->bo.measured, mb->bo.processes, mb->bo.chosen + 1,

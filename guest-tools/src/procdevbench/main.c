@@ -35,6 +35,7 @@ static struct {
 	unsigned long bufsize;
 	const char *reference;
 	unsigned long processes;
+	unsigned long ref_steps;
 } cfg = {
 	.points = "0,100,200,max",
 	.iters = 200,
@@ -42,6 +43,7 @@ static struct {
 	.bufsize = 65536,
 	.reference = "/proc/version",
 	.processes = 10,
+	.ref_steps = REFLOOP_STEPS,
 };
 
 static const char *const methods[] = { "all", "reader", "lseek", "reopen",
@@ -64,6 +66,9 @@ static const struct opt options[] = {
 	OPT_NUM("processes", 0, &cfg.processes, "N",
 		"measure in N processes one after another, the fastest prints (bestof.h)",
 		1, BESTOF_MAX),
+	OPT_NUM("ref-steps", 0, &cfg.ref_steps, "N",
+		"steps of the reference timed between blocks of reads (refloop.h)",
+		1, 100000000),
 	OPT_END,
 };
 
@@ -78,6 +83,7 @@ static int32_t majors[BLKSCALE_MAJOR_LIMIT];	/* majors[i]: PDB_PREFIX "i" */
 static bool exhausted;		/* the kernel refused one of ours */
 static int stop_error;
 static struct bestof bo;	/* the measuring processes */
+static struct refloop refl;	/* timed between blocks of reads */
 
 static int cmp_ulong(const void *a, const void *b)
 {
@@ -245,8 +251,8 @@ static void measure_point(unsigned long requested)
 	for (m = 0; m < FULLREAD_METHODS; m++) {
 		if (!method_on(m))
 			continue;
-		ret = fullread_measure(PROC_DEVICES, m, cfg.iters, cfg.bufsize,
-				       &pt->t[m]);
+		ret = fullread_measure_ref(PROC_DEVICES, m, cfg.iters,
+					   cfg.bufsize, &refl, &pt->t[m]);
 		if (ret)
 			report_error(&rep, "%u registered: %s read: %s", held,
 				     fullread_method_names[m], errno_name(ret));
@@ -282,6 +288,7 @@ static void json_timing(struct json *j, const char *key,
 {
 	json_object_begin(j, key);
 	json_uint(j, "ns_per_read", t->st.p50);
+	refcost_summary_json(j, "ref_per_read", &t->ref);
 	json_double(j, "ns_per_line", per_line(t, lines));
 	json_uint(j, "buffer", t->buffer);
 	json_uint(j, "read_calls", t->read_calls);
@@ -304,8 +311,10 @@ static void print_json(void)
 	json_string(&j, "method", cfg.method);
 	json_uint(&j, "buffer", cfg.bufsize);
 	json_uint(&j, "processes", cfg.processes);
+	json_uint(&j, "ref_steps", cfg.ref_steps);
 	json_object_end(&j);
 	bestof_json(&j, "processes", &bo);
+	refloop_json(&j, "refloop", &refl);
 	json_string(&j, "headline", fullread_method_names[headline_method()]);
 	json_uint(&j, "baseline_block_majors", baseline.blk.n);
 	json_uint(&j, "baseline_char_entries", baseline.chr.n);
@@ -316,6 +325,10 @@ static void print_json(void)
 		json_object_begin(&j, NULL);
 		json_uint(&j, "registered", points[i].registered);
 		json_uint(&j, "ns_per_read", h->st.p50);
+		if (h->ref.blocks)
+			json_double(&j, "ref_per_read", h->ref.median);
+		else
+			json_null(&j, "ref_per_read");
 		json_double(&j, "ns_per_line", per_line(h, points[i].lines));
 		json_uint(&j, "lines", points[i].lines);
 		json_uint(&j, "bytes", points[i].bytes);
@@ -362,6 +375,13 @@ static void print_human(void)
 	}
 	printf("ns/read, ns/line: %s (lseek, reopen: --buffer %lu)\n",
 	       fullread_method_names[headline_method()], cfg.bufsize);
+	for (i = 0; i < npoints; i++) {
+		h = headline(&points[i]);
+		if (h->ref.blocks)
+			printf("%10u registered: %.0f reference steps per read, median of %zu blocks (%.0f-%.0f)\n",
+			       points[i].registered, h->ref.median,
+			       h->ref.blocks, h->ref.min, h->ref.max);
+	}
 	for (m = 0; m < FULLREAD_METHODS; m++)
 		if (reference[m].measured)
 			printf("%s (%s): %llu ns per read\n", cfg.reference,
@@ -438,6 +458,7 @@ static unsigned long measure(void *ctx, double *result)
 	uint32_t version;
 
 	(void)ctx;
+	refloop_init(&refl, cfg.ref_steps);
 	fd = helper_open(&version);
 	if (fd == -EPROTO)
 		report_error(&rep,
@@ -451,6 +472,8 @@ static unsigned long measure(void *ctx, double *result)
 	if (fd >= 0)
 		close(fd);
 	fd = -1;
+	if (refl.oom)
+		report_error(&rep, "out of memory for the reference timings");
 	*result = score();
 	return rep.nerrors;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Timed full reads of a file three ways (src/lib/fullread.c). */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -102,6 +103,32 @@ static void procfs_reader_buffer(void **state)
 	assert_true(t.read_calls >= 2);
 }
 
+/* A reference timing before the reads and after every block of them. */
+static void reference_blocks(void **state)
+{
+	struct fullread_timing t;
+	struct refloop rl;
+
+	(void)state;
+	assert_int_equal(refloop_init(&rl, 2000), 0);
+	assert_int_equal(fullread_measure_ref(path, FULLREAD_LSEEK,
+					      2 * FULLREAD_REF_BLOCK + 3,
+					      1000, &rl, &t), 0);
+	assert_true(t.measured);
+	assert_int_equal(t.st.n, 2 * FULLREAD_REF_BLOCK + 3);
+	assert_int_equal(t.ref.blocks, 3);	/* the last one short */
+	assert_int_equal(rl.n, 4);
+	assert_true(t.ref.min > 0 && t.ref.min <= t.ref.median &&
+		    t.ref.median <= t.ref.max);
+	refloop_free(&rl);
+
+	/* without a reference: no blocks, nothing summarised */
+	assert_int_equal(fullread_measure(path, FULLREAD_LSEEK, 5, 1000, &t),
+			 0);
+	assert_int_equal(t.ref.blocks, 0);
+	assert_true(isnan(t.ref.median));
+}
+
 static void errors(void **state)
 {
 	struct fullread_timing t;
@@ -125,6 +152,8 @@ int main(void)
 		cmocka_unit_test(stdio_buffer_rule),
 		cmocka_unit_test_setup_teardown(three_methods, setup, teardown),
 		cmocka_unit_test(procfs_reader_buffer),
+		cmocka_unit_test_setup_teardown(reference_blocks, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(errors, setup, teardown),
 	};
 

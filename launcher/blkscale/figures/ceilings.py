@@ -5,7 +5,10 @@ so that a regression that crept into a baseline refresh is still caught.
 Every `<metric>_vs_<reference>` figure has one (CEILINGS); on top of
 them, /proc/devices must cost the variant at most what it costs the
 reference at every other registered count both measured
-(`procdevices_ns_per_read_at_<r>_vs_<reference>`).  Each is judged per
+(`procdevices_ns_per_read_at_<r>_vs_<reference>`, and in reference
+steps `procdevices_ref_per_read_at_<r>_vs_<reference>`).  A per-call
+cost in ns only advises where the run has it in reference steps
+(metrics.superseded).  Each is judged per
 repeat-paired ratio as compare.py judges a figure: a count or memory
 repeat by repeat, a time or per-call cost by a one-sided bound on the
 mean of its logs (onesided.py), a time's repeats moved first by what
@@ -33,30 +36,36 @@ CEILINGS = {
     "census_complete_s": ("max", metrics.CROSS_TIME),
     "block_dynamic_capacity": ("min", 1.0),
     "register_p50_ns": ("max", metrics.CROSS_CALL),
+    "register_p50_ref": ("max", metrics.CROSS_CALL),
     "lookup_p50_ns": ("max", metrics.CROSS_CALL),
+    "lookup_p50_ref": ("max", metrics.CROSS_CALL),
     "procdevices_ns_per_read_0": ("max", 1.0),
+    "procdevices_ref_per_read_0": ("max", 1.0),
     "procdevices_ns_per_read_200": ("max", 1.0),
+    "procdevices_ref_per_read_200": ("max", 1.0),
     "guest_slab_kib_per_disk": ("max", 1.1),
 }
 PROCDEV_PER_COUNT = ("max", 1.0)
 
 
-def _procdev_by_count(doc):
-    """{registered: ns_per_read} of a results document."""
+def _procdev_by_count(doc, key):
+    """{registered: point[key]} of a results document (ns_per_read,
+    ref_per_read)."""
     out = {}
     for p in Results.of(doc).procdevices_points:
         if number(p.get("registered")) is not None \
-                and number(p.get("ns_per_read")) is not None:
-            out[p["registered"]] = p["ns_per_read"]
+                and number(p.get(key)) is not None:
+            out[p["registered"]] = p[key]
     return out
 
 
-def procdev_ratios(docs, variant, reference):
-    """{registered: Summary of variant/reference} at every count both
-    measured; docs: {variant: {repeat: results doc}} of one topology."""
-    mine = {k: _procdev_by_count(d) for k, d in
+def procdev_ratios(docs, variant, reference, key="ns_per_read"):
+    """{registered: Summary of variant/reference} of a point's key at
+    every count both measured; docs: {variant: {repeat: results doc}} of
+    one topology."""
+    mine = {k: _procdev_by_count(d, key) for k, d in
             (docs.get(variant) or {}).items()}
-    theirs = {k: _procdev_by_count(d) for k, d in
+    theirs = {k: _procdev_by_count(d, key) for k, d in
               (docs.get(reference) or {}).items()}
     counts = set()
     for k in mine:
@@ -150,19 +159,32 @@ def checks(figures, docs, reference, loads=None, gate_times=None):
                                              variant, reference) \
                     if fk == metrics.TIME else None
                 gate = fk not in metrics.TIMED or \
-                    compare.times_gate(topo, gate_times)
+                    compare.times_gate(topo, gate_times) and \
+                    not metrics.superseded(name, reference, values)
                 out.append(_check(topo, variant, name, spread, kind, limit,
                                   fk, band, repeats=paired, gate=gate))
-            kind, limit = PROCDEV_PER_COUNT
-            for r, spread in procdev_ratios(per_topo, variant,
-                                            reference).items():
-                if f"procdevices_ns_per_read_{r}" in CEILINGS:
-                    continue    # judged above under its own name
-                name = metrics.cross_name(f"procdevices_ns_per_read_at_{r}",
-                                          reference)
-                out.append(_check(topo, variant, name, spread, kind, limit,
-                                  metrics.CALL,
-                                  gate=compare.times_gate(topo, gate_times)))
+            out += _procdev_checks(topo, variant, reference, per_topo,
+                                   compare.times_gate(topo, gate_times))
+    return out
+
+
+def _procdev_checks(topo, variant, reference, per_topo, times_gating):
+    """/proc/devices at every registered count both kernels measured,
+    in ns and in reference steps; at a count with both, ns advises."""
+    kind, limit = PROCDEV_PER_COUNT
+    in_steps = procdev_ratios(per_topo, variant, reference, "ref_per_read")
+    out = []
+    for key, ratios in (("ns_per_read", procdev_ratios(per_topo, variant,
+                                                       reference)),
+                        ("ref_per_read", in_steps)):
+        for r, spread in ratios.items():
+            if f"procdevices_{key}_{r}" in CEILINGS:
+                continue    # judged above under its own name
+            name = metrics.cross_name(f"procdevices_{key}_at_{r}", reference)
+            gate = times_gating and (key == "ref_per_read" or
+                                     not in_steps.get(r, Summary.of([])).n)
+            out.append(_check(topo, variant, name, spread, kind, limit,
+                              metrics.CALL, gate=gate))
     return out
 
 

@@ -271,10 +271,13 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
             paired = sorted(set(repeats) &
                             set((docs or {}).get((topo, ref)) or {}))
             for metric in sorted(set(base) | set(current)):
+                # a cost in ns advises where its cost in steps was measured
+                gating = times_gate(topo, gate_times) and \
+                    not metrics.superseded(metric, ref, current)
                 checks.append(_judge_metric(
                     topo, variant, metric, base, current, thresholds,
                     paired if metric.endswith(f"_vs_{ref}") else repeats,
-                    loads, ref, times_gate(topo, gate_times)))
+                    loads, ref, gating))
     return [c for c in checks if c is not None]
 
 

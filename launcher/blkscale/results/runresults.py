@@ -28,6 +28,9 @@ SECTION_FIGURES = {
     "char_dynamic_capacity": ("majors", "char", "dynamic_capacity"),
     "block_static_collisions": ("majors", "block", "static_collisions",
                                 "count"),
+    # per-call costs in reference steps, the median over measured blocks
+    "register_p50_ref": ("majors", "block", "register_ref", "median"),
+    "lookup_p50_ref": ("majors", "block", "lookup_ref", "median"),
     "identity_ok": ("census", "identity", "ok"),
     "devt_duplicates": ("census", "devt_duplicates"),
     "devt_scheme_failed": ("census", "devt_scheme", "failed"),
