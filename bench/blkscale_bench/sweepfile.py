@@ -15,6 +15,11 @@
                                # time (power.py)
     max_host_load = 0.5        # cores others may take before a run is
                                # marked loaded (loadband.py)
+    schedule = "alternate"     # alternate: one run at a time, the
+                               # variants' order alternating (order.py);
+                               # together: a repeat's variants at once;
+                               # together-pinned: at once, each on its
+                               # own CPU (together.py)
     gate_times = ["stress-500"]  # nightly: the topologies whose boot
                                # times and per-call costs gate (default
                                # all); the others' are advisory: the host
@@ -55,12 +60,13 @@ TOPOLOGY_DIRS = ("topologies", "bench/topologies")
 KNOWN_KEYS = ("description", "topologies", "variants", "reference", "accel",
               "repeat", "thresholds", "series", "goals", "hosts",
               "max_repeat", "max_host_load", "ceilings", "qemu",
-              "gate_times", "baselines")
+              "gate_times", "baselines", "schedule")
 CEILING_KEYS = ("topology", "variant", "metric", "max", "min", "why")
 DEFAULT_MAX_REPEAT = 9
 DEFAULT_MAX_HOST_LOAD = hostload.MAX_HOST_LOAD
 MAX_REPEAT = 100
 THRESHOLD_KEYS = ("max_ratio", "min_ratio")
+SCHEDULES = ("alternate", "together", "together-pinned")
 
 
 @dataclass
@@ -93,6 +99,7 @@ class Sweep:
     qemu_field: str = "qemu"
     gate_times: list = None     # topologies whose times gate; None: all
     baselines: dict = field(default_factory=dict)   # variant -> baseline's
+    schedule: str = "alternate"     # SCHEDULES
 
 
 def display(path):
@@ -346,12 +353,20 @@ def load(path, known_metrics=None):
                                        [t.name for t in sweep.topologies])
     if "baselines" in doc:
         sweep.baselines = _baselines(doc["baselines"], where, sweep.variants)
+    sweep.schedule = doc.get("schedule", "alternate")
+    if sweep.schedule not in SCHEDULES:
+        raise BenchError(where, "schedule", "must be one of "
+                         + ", ".join(SCHEDULES) + f"; got {sweep.schedule!r}")
     if "qemu" in doc:
         sweep.qemu = check_qemu(doc["qemu"], where, "qemu")
         sweep.qemu_where = where
     if "hosts" in doc:
         sweep.hosts = hosts.parse(doc["hosts"], where)
         sweep.hosts_where = where
+        if sweep.schedule != "alternate":
+            raise BenchError(where, "schedule", f"{sweep.schedule} runs "
+                             "guests on this machine; a sweep over hosts "
+                             "takes only alternate")
     if callable(known_metrics):
         known_metrics = known_metrics(sweep.reference)
     sweep.thresholds = _thresholds(doc.get("thresholds", {}), where,

@@ -20,7 +20,8 @@ FAKE_REPEAT_FACTORS  comma-separated factors by repeat (1, 2, ...),
 FAKE_DROP       a section to leave out, e.g. procdevices
 FAKE_BAD_DISK   a serial whose disk the census finds signed as another
                 (in FAKE_VARIANT's runs)
-FAKE_LOG        file to append one line per call: argv, and signals seen
+FAKE_LOG        file to append one line per call: argv, and signals seen;
+                `start RUN-ID cpus LIST` and `end RUN-ID` around a run
 FAKE_RUN_S      seconds a run takes (default 0)
 FAKE_HOSTS_DIR  a directory of libvirt hosts (`run --libvirt-uri URI`,
                 `hosts check`): a host is usable unless the file
@@ -217,7 +218,11 @@ def run(argv):
         print("blkscale: interrupted by " + (got[0] if got else "nothing"),
               file=sys.stderr)
         return 130
+    run_id = arg(argv, "--run-id")
+    cpus = ",".join(str(c) for c in sorted(os.sched_getaffinity(0)))
+    log(f"start {run_id} cpus {cpus}")
     time.sleep(float(os.environ.get("FAKE_RUN_S", "0")))
+    log(f"end {run_id}")
     if "--libvirt-uri" in argv:
         fault = host_fault(arg(argv, "--libvirt-uri"))
         if fault:

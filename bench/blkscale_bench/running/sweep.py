@@ -13,7 +13,6 @@ import datetime
 import os
 import subprocess
 import sys
-import time
 
 from blkscale import qemubinary as qemu_binary
 from blkscale.errors import InputError
@@ -28,7 +27,7 @@ from .. import repeats
 from ..errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                       BenchError)
 from ..sweepfile import display
-from . import fanout, hostinfo, launch, order, workqueue
+from . import fanout, hostinfo, launch, order, together, workqueue
 from .progress import Progress
 from .signals import forwarding
 
@@ -267,43 +266,58 @@ def _usable_hosts(sweep):
 
 
 def _run_here(sweep, run_dir, staging, manifest, stream, state, plan):
-    """One run at a time on this machine, QEMU started directly."""
+    """On this machine, QEMU started directly: one run at a time, or a
+    repeat's variants together (together.py)."""
     progress = Progress(len(plan), stream, sweep.repeat)
     accel = sweep.accel
     statuses = []
     refused = None
-    for index, planned in enumerate(plan, 1):
+    index = 0
+    for group in together.groups(plan, sweep.schedule):
         if state.stopping or refused:
             break
-        topo, variant, repeat = (planned.topology, planned.variant,
-                                 planned.repeat)
-        # A sweep that may add repeats keeps each in its own directory.
-        out_dir = os.path.join(run_dir, order.out_rel(
-            topo.name, variant, repeat, max(sweep.repeat, repeat)))
-        os.makedirs(out_dir)
-        staged_id = f"{topo.name}.{variant}.{repeat}"
-        argv = launch.run_argv(topo, variant, staging, staged_id, accel,
-                               qemu=sweep.qemu)
+        jobs = []
+        for planned in group:
+            index += 1
+            topo, variant, repeat = (planned.topology, planned.variant,
+                                     planned.repeat)
+            # A sweep that may add repeats keeps each in its own directory.
+            out_dir = os.path.join(run_dir, order.out_rel(
+                topo.name, variant, repeat, max(sweep.repeat, repeat)))
+            os.makedirs(out_dir)
+            staged_id = f"{topo.name}.{variant}.{repeat}"
+            jobs.append(together.Job(
+                index, planned, out_dir, staged_id,
+                launch.run_argv(topo, variant, staging, staged_id, accel,
+                                qemu=sweep.qemu)))
+        together.pin(jobs, sweep.schedule)
         started = hostinfo.now_iso()
-        t0 = time.monotonic()
+        # With runs together, the host's load is the group's: what ran
+        # beside the pair, not its other half.
         load0 = hostload.sample()
-        status, killed = launch.run(
-            argv, os.path.join(out_dir, "launcher.log"), state,
-            tick=lambda s, i=index, t=topo.name, v=variant:
-            progress.running(i, t, v, s))
+        together.run(jobs, state, tick=lambda i, p, s: progress.running(
+            i, p.topology.name, p.variant, s))
         load = hostload.summarise(load0, hostload.sample())
-        launched = launch.collect(os.path.join(staging, staged_id), variant,
-                                  out_dir)
-        entry = _entry(run_dir, topo, variant, _display_argv(argv),
-                       status, killed, state.stopping, out_dir, started,
-                       time.monotonic() - t0, launched, repeat, load)
-        if accel == "auto" and entry["accelerator"]:
-            accel = entry["accelerator"]
-        manifest.add_run(entry)
-        progress.finished(index, entry)
-        statuses.append(status)
-        if status == LAUNCHER_USAGE:
-            refused = entry["message"]
+        for job in jobs:
+            topo, variant = job.planned.topology, job.planned.variant
+            launched = launch.collect(os.path.join(staging, job.staged_id),
+                                      variant, job.out_dir)
+            entry = _entry(run_dir, topo, variant,
+                           _display_argv(job.command), job.status,
+                           job.killed, state.stopping, job.out_dir, started,
+                           job.wall_s, launched, job.planned.repeat, load)
+            if len(jobs) > 1:
+                entry["together_with"] = [j.planned.variant for j in jobs
+                                          if j is not job]
+            if job.cpu is not None:
+                entry["cpu"] = job.cpu
+            if accel == "auto" and entry["accelerator"]:
+                accel = entry["accelerator"]
+            manifest.add_run(entry)
+            progress.finished(job.index, entry)
+            statuses.append(job.status)
+            if job.status == LAUNCHER_USAGE:
+                refused = entry["message"]
     return len(plan), statuses, refused
 
 

@@ -126,6 +126,7 @@ class Manifest:
                 "repeat": sweep.repeat,
                 "max_repeat": sweep.max_repeat,
                 "max_host_load": sweep.max_host_load,
+                "schedule": sweep.schedule,
                 "gate_times": sweep.gate_times,
                 "baselines": sweep.baselines,
                 "ceilings": sweep.ceilings,
