@@ -163,3 +163,21 @@ def test_the_canary_cost_in_steps_is_named(tmp_path):
     assert out.returncode == 1, out.stdout
     assert ("stress-500", "register_p50_ref_vs_stock") in \
         _failed(doc, "canary")
+
+
+def test_summary_tells_advisory_figures_from_undecided_ones():
+    from blkscale_bench.judging import nightly as judging
+    gating = compare.Check("stress-500", "patched-again",
+                           "kernel_to_init_s_vs_stock", compare.INCONCLUSIVE,
+                           1.0, 1.05, {"max_ratio": 1.15}, "undecided")
+    advisory = compare.Check("stress-500", "patched-again",
+                             "lookup_p50_ns_vs_stock", compare.INCONCLUSIVE,
+                             1.0, 1.1, {"max_ratio": 1.2, "gate": False},
+                             "advises")
+    lines = judging.report_lines("INCONCLUSIVE", [], [gating, advisory],
+                                 "r")
+    assert lines[0] == "nightly verdict: INCONCLUSIVE (1 advisory, " \
+        "1 inconclusive)"
+    assert lines[1].split()[0] == "INCONCLUSIVE" and \
+        lines[1].endswith("undecided")
+    assert lines[2].split()[0] == "ADVISORY" and lines[2].endswith("advises")
