@@ -55,7 +55,10 @@ def curve(n, base, step, width=16):
 
 
 def results(topology, variant, disks, factor):
-    patched = variant == "patched"
+    # Variants made from the patched kernel (patched-again, canary) have
+    # its figures.
+    patched = variant == "patched" or variant.startswith("patched-") or \
+        variant == "canary"
     capacity = 3731 if patched else 235
     procdev_base = 30000 if patched else 100000
     points = [{"registered": r, "ns_per_read": (procdev_base + 450 * r)

@@ -137,7 +137,7 @@ def test_the_canary_costs_are_named(tmp_path):
 def test_the_sweep_files_name_a_variant_kernel_variants_declares(sweep,
                                                                  variant):
     text = (SWEEPS / sweep).read_text()
-    assert f'variants = ["stock", "{variant}"]' in text
+    assert f'variants = ["patched", "{variant}"]' in text
     out = subprocess.run([str(REPO / "blkscale"), "variants", "--shell",
                           variant], capture_output=True, text=True,
                          timeout=60)

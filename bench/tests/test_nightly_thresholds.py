@@ -67,3 +67,21 @@ def test_gate_false_only_warns(bench_env):
     assert "WARN        small stock: kernel_to_init_s: 5.6 > 4 x 1.2 (1.40x)" \
         in out.stdout
     # (stock 1.4x slower makes patched's ratios to it 0.71: those gate.)
+
+
+def test_gating_limits_are_said_before_anything_runs(bench_env):
+    sweep = bench_env.write_sweep(
+        "said", ["small"],
+        'gate_times = ["small"]\n'
+        "[thresholds.kernel_to_init_s_vs_stock]\nmax_ratio = 1.25\n"
+        "[thresholds.census_complete_s_vs_stock]\nmax_ratio = 1.25\n"
+        "[thresholds.lookup_p50_ref_vs_stock]\nmax_ratio = 1.2\n"
+        "[thresholds.register_p50_ns_vs_stock]\nmax_ratio = 1.5\n"
+        "gate = false\n")
+    out = bench_env.run("nightly", sweep=sweep)
+    first = out.stdout.splitlines()[0]
+    assert first == (
+        "nightly: boot times and per-call costs gate on small, their "
+        "ratios to stock's (paired by repeat) at most the baseline's times "
+        "1.25 for boot times (kernel_to_init_s, census_complete_s); 1.2 "
+        "for per-call costs (lookup_p50_ref)")

@@ -49,11 +49,35 @@ def gate_line(spec):
     rest = [t.name for t in spec.topologies if t.name not in spec.gate_times]
     line = "nightly: boot times and per-call costs gate on " + \
         (", ".join(spec.gate_times) or "no topology")
+    limits = limits_text(spec)
+    if limits:
+        line += (f", their ratios to {spec.reference}'s (paired by repeat) "
+                 f"at most the baseline's times {limits}")
     if rest:
         line += (f"; on {', '.join(rest)} they are advisory (this host "
                  "cannot resolve them there): those runs prove counts "
                  "and memory")
     return line
+
+
+def limits_text(spec):
+    """The gating limits of the paired times and per-call costs, grouped:
+    "boot times at 1.25x (kernel_to_init_s, ...); per-call costs at 1.2x
+    (...)"."""
+    suffix = f"_vs_{spec.reference}"
+    groups = {}
+    for name, limit in spec.thresholds.items():
+        kind = metrics.kind_of(name, spec.reference)
+        if not name.endswith(suffix) or kind not in metrics.TIMED or \
+                "max_ratio" not in limit or not limit.get("gate", True):
+            continue
+        groups.setdefault((kind, limit["max_ratio"]), []).append(
+            name[:-len(suffix)])
+    words = {metrics.TIME: "boot times", metrics.CALL: "per-call costs"}
+    order = sorted(groups, key=lambda k: (k[0] != metrics.TIME, k[1]))
+    return "; ".join(f"{ratio:g} for {words[kind]} "
+                     f"({', '.join(groups[kind, ratio])})"
+                     for kind, ratio in order)
 
 
 def main(args):

@@ -76,7 +76,8 @@ def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None,
     checks += compare.compare(manifest, figures, bases,
                               metrics.thresholds(ref, overrides), docs,
                               loads, gate_times)
-    checks += ceilings.checks(figures, docs, ref, loads, gate_times)
+    same = {v for v in bases if v != ref and of.get(v, v) == ref}
+    checks += ceilings.checks(figures, docs, ref, loads, gate_times, same)
     checks += ceilings.absolute(sweep.get("ceilings"), figures, loads, docs)
     checks += everydisk.checks(docs)
     checks += goal_checks(manifest, docs, loads)

@@ -129,8 +129,12 @@ def _check(topo, variant, name, spread, kind, limit, figure_kind=None,
                          limit_doc, msg, spread.to_json(), **common)
 
 
-def checks(figures, docs, reference, loads=None, gate_times=None):
-    """Ceiling checks of every variant but the reference.
+def checks(figures, docs, reference, loads=None, gate_times=None,
+           same_kernel=()):
+    """Ceiling checks of every variant but the reference and those in
+    same_kernel (judged by the reference's own baseline beside it, at
+    1.0 of it: compare.beside; the ceilings say what the series may cost
+    against stock).
 
     figures: {topology: {variant: {metric: Summary}}} (repeats.figures);
     docs: {(topology, variant): {repeat: results doc}}; loads:
@@ -143,7 +147,7 @@ def checks(figures, docs, reference, loads=None, gate_times=None):
             continue
         per_topo = {v: d for (t, v), d in docs.items() if t == topo}
         for variant, values in by_variant.items():
-            if variant == reference:
+            if variant == reference or variant in same_kernel:
                 continue
             paired = set(per_topo.get(variant) or {}) & \
                 set(per_topo.get(reference) or {})

@@ -267,6 +267,7 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
                                     message=f"the {variant} baseline has no "
                                     f"topology {topo}"))
                 continue
+            base = beside(base, base_doc, variant, ref, current)
             repeats = sorted((docs or {}).get((topo, variant)) or {})
             paired = sorted(set(repeats) &
                             set((docs or {}).get((topo, ref)) or {}))
@@ -279,6 +280,27 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
                     paired if metric.endswith(f"_vs_{ref}") else repeats,
                     loads, ref, gating))
     return [c for c in checks if c is not None]
+
+
+def beside(base, base_doc, variant, ref, current):
+    """The baseline figures a variant is judged by in a sweep whose
+    reference is another.  Ratios to another reference than the
+    baseline's cannot be compared and are left out; a variant judged by
+    the baseline of the reference it ran beside (the A/A pair and the
+    canary, bench/sweeps/nightly-aa.toml) is expected at 1.0 of it in
+    every ratio, in the same sitting, where a change in the host's speed
+    moves both alike."""
+    theirs = base_doc.get("reference")
+    if theirs == ref:
+        return base
+    out = {k: v for k, v in base.items() if not k.endswith(f"_vs_{theirs}")}
+    if base_doc.get("variant") == ref and variant != ref:
+        suffix = f"_vs_{ref}"
+        # Each ratio the run has, and each whose figure the baseline has
+        # (missing from the run, it is reported so).
+        out.update({k: 1.0 for k in current if k.endswith(suffix) and (
+            spread_of(current[k]) is not None or k[:-len(suffix)] in base)})
+    return out
 
 
 def _judge_metric(topo, variant, metric, base, current, thresholds,
