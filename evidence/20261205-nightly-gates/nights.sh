@@ -1,14 +1,14 @@
 #!/bin/bash
 # The nightly's gated part on the A/A pair and on the canary, night after
-# night, alternating which goes first: `nights.sh N` runs N nights of
-# each and appends a line per night to nights.tsv (the verdict's exit
-# status, wall time, the host's load before and after; nights are
-# numbered on from the record).  Run from the
-# repository's top after `make kernel initramfs VARIANTS='canary
-# patched-again'`.
+# night, alternating which goes first: `nights.sh N [DIR]` runs N nights
+# of each and appends a line per night to DIR/nights.tsv (the verdict's
+# exit status, wall time, the host's load before and after; nights are
+# numbered on from the record), each night's output beside it (DIR:
+# this directory by default).  Run from the repository's top after
+# `make kernel initramfs VARIANTS='patched canary patched-again'`.
 set -u
-n=${1:?usage: $0 NIGHTS}
-here=$(dirname "$0")
+n=${1:?usage: $0 NIGHTS [DIR]}
+here=${2:-$(dirname "$0")}
 record=$here/nights.tsv
 [ -s "$record" ] ||
 	printf 'night\tsweep\trun_id\tstarted_utc\texit\twall_s\tload1_before\tload1_after\n' >"$record"
