@@ -80,3 +80,21 @@ def test_the_canary_series_applies(tmp_path):
         out = subprocess.run(git + ["am", "-q", "--keep-cr", str(patch)],
                              capture_output=True, text=True)
         assert out.returncode == 0, f"{patch.name}: {out.stderr}"
+
+
+def test_the_canarys_costs_are_sized_on_its_command_line():
+    """variants.toml's cmdline reaches every boot of the canary, and no
+    other kernel's."""
+    import sys
+    sys.path.insert(0, str(TOP / "launcher"))
+    from blkscale import kernels
+    from blkscale.machine import guest
+    from blkscale.topology.load import load as load_topology
+    assert kernels.cmdline_of("canary") == "canary_probe_ms=8"
+    assert kernels.cmdline_of("canary-blktests") == "canary_probe_ms=8"
+    assert kernels.cmdline_of("patched") == ""
+    assert kernels.cmdline_of("a-kernel-of-ones-own") == ""
+    topo = load_topology(TOP / "bench" / "topologies" / "stress-500.toml")
+    line = guest.kernel_cmdline(topo, "tcg", "canary")
+    assert line.endswith(" canary_probe_ms=8")
+    assert "canary" not in guest.kernel_cmdline(topo, "tcg", "patched")

@@ -134,6 +134,15 @@ BAD = [
     ("bad headers", GOOD.replace('modules = "package"',
                                  'modules = "package"\nheaders = "gcc"'),
      "distro.headers", "linux-headers"),
+    ("cmdline not a string", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\ncmdline = ["a=1"]'),
+     "stock.cmdline", "string of kernel parameters"),
+    ("cmdline sets the launcher's", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'cmdline = "quiet rdinit=/bin/sh"'),
+     "stock.cmdline", 'must not set "rdinit=/bin/sh"'),
     ("flavour name taken", GOOD + '''
 [[variant]]
 name = "stock-blktests"

@@ -11,12 +11,13 @@ import hashlib
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from . import paths
 from .errors import InputError
 from .names import VARIANT
+from .topology.load import RESERVED_CMDLINE
 
 DEFAULT_FILE = "kernel/variants.toml"
 # What a flavour adds to a source variant: NAME-blktests.  A base whose
@@ -26,7 +27,9 @@ FLAVOURS = {"blktests": "kernel/configs/blktests.config"}
 SOURCE_BASE = re.compile(r"linux-source-(\d+\.\d+)")
 IMAGE_BASE = re.compile(r"linux-image-[a-z0-9][a-z0-9.+-]*")
 HEADERS = re.compile(r"linux-headers-[a-z0-9][a-z0-9.+-]*")
-FIELDS = {"name", "base", "config", "patches", "modules", "headers"}
+FIELDS = {"name", "base", "config", "patches", "modules", "headers",
+          "cmdline"}
+
 
 
 @dataclass(frozen=True)
@@ -39,6 +42,7 @@ class Variant:
     headers: str = None         # prebuilt: linux-headers package
     flavour_of: str = None      # NAME-blktests: NAME
     tree: str = field(default=None, compare=False)
+    cmdline: str = ""           # appended to every boot of this kernel
 
     @property
     def prebuilt(self):
@@ -105,7 +109,8 @@ def load(path=None):
             variants[fname] = Variant(fname, v.base,
                                       v.config + _flavour_fragments(
                                           fragment, v.base_version),
-                                      v.patches, flavour_of=v.name)
+                                      v.patches, flavour_of=v.name,
+                                      cmdline=v.cmdline)
     return _with_trees(variants)
 
 
@@ -127,8 +132,7 @@ def _with_trees(variants):
             continue
         key = (v.base, v.patches)
         owner = owners.setdefault(key, v.flavour_of or v.name)
-        out[v.name] = Variant(v.name, v.base, v.config, v.patches, v.modules,
-                              v.headers, v.flavour_of, tree=owner)
+        out[v.name] = replace(v, tree=owner)
     return out
 
 
@@ -144,12 +148,40 @@ def _variant(shown, name, table):
     if not isinstance(base, str):
         raise InputError(shown, f"{name}.base", "missing: a Debian "
                          "linux-source-X or linux-image-X package")
+    cmdline = _cmdline(shown, name, table.get("cmdline", ""))
     if SOURCE_BASE.fullmatch(base):
-        return _source_variant(shown, name, table, base)
+        return replace(_source_variant(shown, name, table, base),
+                       cmdline=cmdline)
     if IMAGE_BASE.fullmatch(base):
-        return _prebuilt_variant(shown, name, table, base)
+        return replace(_prebuilt_variant(shown, name, table, base),
+                       cmdline=cmdline)
     raise InputError(shown, f"{name}.base", f"{base!r}: neither "
                      "linux-source-X.Y nor linux-image-X")
+
+
+def _cmdline(shown, name, value):
+    """Kernel parameters of the variant (the canary's costs are sized
+    with them), none of those the launcher sets."""
+    if not isinstance(value, str):
+        raise InputError(shown, f"{name}.cmdline", "must be a string of "
+                         "kernel parameters")
+    for word in value.split():
+        if word.startswith(RESERVED_CMDLINE):
+            raise InputError(shown, f"{name}.cmdline", f'must not set '
+                             f'"{word}" (the launcher sets console=, '
+                             "earlycon, panic=, init= and rdinit=)")
+    return " ".join(value.split())
+
+
+def cmdline_of(name):
+    """A declared variant's own kernel parameters; "" for any other
+    kernel (one of the user's own, booted with --kernel)."""
+    try:
+        variants = load()
+    except InputError:
+        return ""
+    v = variants.get(name)
+    return v.cmdline if v else ""
 
 
 def _repo_path(shown, where, value, what):

@@ -335,7 +335,8 @@ def _build(planned, files, variant, accel="tcg", name=None, label=None,
         ET.SubElement(os_el, "loader", readonly="yes", type="rom").text = rom
     ET.SubElement(os_el, "kernel").text = files.kernel
     ET.SubElement(os_el, "initrd").text = files.initrd
-    ET.SubElement(os_el, "cmdline").text = kernel_cmdline(topo, accel)
+    ET.SubElement(os_el, "cmdline").text = kernel_cmdline(topo, accel,
+                                                          variant)
     features = ET.SubElement(dom, "features")
     ET.SubElement(features, "acpi")
     if accel == "kvm":

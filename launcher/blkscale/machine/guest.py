@@ -1,5 +1,6 @@
 """What the guest boots with: kernel command line, firmware, results port."""
 
+from .. import kernels
 from ..topology.model import console_kind
 
 RESULTS_PORT = "org.blkscale.results"
@@ -63,8 +64,10 @@ def clock_kind(topo, accel):
     return kind
 
 
-def kernel_cmdline(topo, accel="tcg"):
-    """The guest kernel's command line, the same for either backend."""
+def kernel_cmdline(topo, accel="tcg", variant=None):
+    """The guest kernel's command line, the same for either backend:
+    the launcher's, the topology's guest.cmdline, then the variant's own
+    (kernel/variants.toml)."""
     kind = console_kind(topo)
     base = BASE_CMDLINE
     if kind == "virtio":
@@ -73,7 +76,8 @@ def kernel_cmdline(topo, accel="tcg"):
         base = (f"console=ttyS0 loglevel={QUIET_LOGLEVEL} log_buf_len="
                 f"{log_buf_len(topo) >> 20}M panic=-1 rdinit=/init")
     words = [base, CLOCK_ARGS[clock_kind(topo, accel)],
-             topo.guest.cmdline.strip()]
+             topo.guest.cmdline.strip(),
+             kernels.cmdline_of(variant) if variant else ""]
     return " ".join(w for w in words if w)
 
 

@@ -77,7 +77,7 @@ def build_argv(planned, files, variant, accel, qemu):
              # No ACPI hot-plug tables for hundreds of bridge slots.
              "-global", "PIIX4_PM.acpi-pci-hotplug-with-bridge-support=off",
              "-kernel", files.kernel, "-initrd", files.initrd,
-             "-append", kernel_cmdline(topo, accel),
+             "-append", kernel_cmdline(topo, accel, variant),
              "-chardev", f"file,id=console,path={opt_value(files.console)}"]
     virtio_console = console_kind(topo) == "virtio"
     if virtio_console:
