@@ -8,6 +8,13 @@ known cost."""
 import pytest
 
 from blkscale.figures import compare
+from blkscale.paths import REPO
+
+from test_nightly_canary_aa import SWEEPS, _failed, _judge, _renamed
+
+# The first A/A night beside the patched kernel, 5 repeats of each.
+NIGHT = REPO / "evidence" / "20261205-nights-in-sitting" / \
+    "20261205-213149-aa"
 
 BASE_DOC = {"variant": "patched", "reference": "stock"}
 BASE = {"kernel_to_init_s": 4.0, "kernel_to_init_s_vs_stock": 0.99,
@@ -91,3 +98,56 @@ def test_a_ratio_missing_beside_the_reference_is_missing(bench_env, bases):
     assert out.returncode == 1
     assert "MISSING     small patched-again: " \
         "procdevices_ns_per_read_0_vs_patched: missing" in out.stdout
+
+
+def _costs(boot=1.0, register=1.0, slab_kib=0.0):
+    """An edit laying known costs on a night's results documents."""
+    def edit(doc):
+        for key in ("kernel_to_init_s", "census_complete_s"):
+            doc["boot"][key] *= boot
+        ref = doc["majors"]["block"]["register_ref"]
+        for key in ("median", "min", "max"):
+            ref[key] *= register
+        doc["memory"]["guest_slab_kib_per_disk"] += slab_kib
+    return edit
+
+
+def test_the_committed_a_a_night_passes(tmp_path):
+    run = _renamed(NIGHT, tmp_path / "aa", "patched-again")
+    out, doc = _judge(run, "nightly-aa.toml", SWEEPS)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert doc["verdict"] == "PASS"
+    # every gating ratio was judged against the kernel beside it
+    judged = {c["metric"] for c in doc["checks"]
+              if c["variant"] == "patched-again" and c["status"] == "pass"}
+    assert {"kernel_to_init_s_vs_patched", "census_complete_s_vs_patched",
+            "register_p50_ref_vs_patched", "lookup_p50_ref_vs_patched",
+            "guest_slab_kib_per_disk_vs_patched"} <= judged
+
+
+def test_known_costs_on_its_real_noise_are_named(tmp_path):
+    """The canary's costs laid on the same night: boot 1.8x (the pair
+    ran 0.9x apart that night), register in steps 1.3x, 8 KiB more slab
+    per disk, each named."""
+    run = _renamed(NIGHT, tmp_path / "canary", "canary",
+                   _costs(1.8, 1.3, 8.0), source="patched-again")
+    out, doc = _judge(run, "nightly-canary.toml", SWEEPS)
+    assert out.returncode == 1, out.stdout
+    failed = {m for _, m in _failed(doc, "canary")}
+    assert {"kernel_to_init_s_vs_patched", "census_complete_s_vs_patched",
+            "register_p50_ref_vs_patched",
+            "guest_slab_kib_per_disk_vs_patched"} <= failed
+
+
+@pytest.mark.parametrize("boot", [1.3, 1.45])
+def test_a_boot_cost_beyond_the_limit_never_passes(tmp_path, boot):
+    """Five repeats of this spread may not decide a cost just beyond
+    the 1.25x limit, but must never call it a pass."""
+    run = _renamed(NIGHT, tmp_path / "slow", "canary", _costs(boot),
+                   source="patched-again")
+    out, doc = _judge(run, "nightly-canary.toml", SWEEPS)
+    checks = {c["metric"]: c["status"] for c in doc["checks"]
+              if c["variant"] == "canary"}
+    assert checks["kernel_to_init_s_vs_patched"] in ("regression",
+                                                     "inconclusive")
+    assert out.returncode in (1, 3)
