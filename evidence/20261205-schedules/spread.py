@@ -2,7 +2,7 @@
 """The spread of the A/A pair's paired ratios in each schedule's run.
 
 For each run directory: per gated figure, the median paired ratio
-(patched-again over stock, by repeat), the standard deviation of the
+(patched-again over the run's reference, stock or patched, by repeat), the standard deviation of the
 logs of the ratios with its 90% interval (chi-square, scipy), the
 one-sided 95% half-width the nightly's decision would have at 10
 repeats, and the repeats that decide a 1.15x limit at that spread when
@@ -23,10 +23,10 @@ from scipy import stats as sps
 from blkscale.figures import onesided
 from blkscale_bench import repeats
 
-FIGURES = ("kernel_to_init_s_vs_stock", "census_complete_s_vs_stock",
-           "register_p50_ref_vs_stock", "lookup_p50_ref_vs_stock",
-           "procdevices_ref_per_read_0_vs_stock")
-TOPOLOGY, VARIANT = "stress-500", "patched-again"
+# Each a ratio to the run's reference, paired by repeat.
+FIGURES = ("kernel_to_init_s", "census_complete_s", "register_p50_ref",
+           "lookup_p50_ref", "procdevices_ref_per_read_0")
+VARIANT = "patched-again"   # the judged half of the A/A pair
 LIMIT = 1.15
 BOOT = FIGURES[:2]
 
@@ -54,7 +54,11 @@ def resolvable(sd, n, power=0.95):
 
 def report(run_dir, pooled):
     manifest, docs = repeats.load(run_dir)
-    figs = repeats.figures(manifest, docs)[TOPOLOGY][VARIANT]
+    ref = manifest.reference
+    (topology, by_variant), = repeats.figures(manifest, docs).items()
+    figs = {name[:-len(f"_vs_{ref}")]: value
+            for name, value in by_variant[VARIANT].items()
+            if name.endswith(f"_vs_{ref}")}
     runs = [r for r in manifest.get("runs") or [] if not r.get("superseded")]
     shares = [r["host_load"]["others_cpu_share"] for r in runs
               if (r.get("host_load") or {}).get("others_cpu_share")
@@ -65,8 +69,8 @@ def report(run_dir, pooled):
     schedule = manifest["sweep"].get("schedule", "alternate")
     together = schedule != "alternate"
     pair_wall = [max(w) if together else sum(w) for w in walls.values()]
-    print(f"{run_dir.rstrip('/').rsplit('/', 1)[-1]}: schedule "
-          f"{manifest['sweep'].get('schedule', 'alternate')}, "
+    print(f"{run_dir.rstrip('/').rsplit('/', 1)[-1]}: {topology}, "
+          f"{VARIANT} against {ref}, schedule {schedule}, "
           f"{len(walls)} pairs, others' CPU share median "
           f"{statistics.median(shares):.2f} [{min(shares):.2f}-"
           f"{max(shares):.2f}], wall per pair median "
@@ -74,7 +78,7 @@ def report(run_dir, pooled):
     for name in FIGURES:
         s = figs.get(name)
         if s is None or s.n < 2:
-            print(f"  {name:38} missing")
+            print(f"  {name:30} missing")
             continue
         logs = [math.log(v) for v in s.values.values()]
         sd = statistics.stdev(logs)
@@ -82,8 +86,9 @@ def report(run_dir, pooled):
         hw = math.exp(onesided.half_width(10, sd))
         need = repeats_to_decide(sd)
         if name in BOOT:
-            pooled.setdefault((schedule, name), []).append((len(logs), sd))
-        print(f"  {name:38} n {s.n:2}  median {s.median:.3f} "
+            pooled.setdefault((topology, schedule, name), []).append(
+                (len(logs), sd))
+        print(f"  {name:30} n {s.n:2}  median {s.median:.3f} "
               f"[{s.min:.3f}-{s.max:.3f}]  sd(log) {sd:.4f} "
               f"(90% {lo:.4f}-{hi:.4f})  bound at 10: x{hw:.3f}  "
               f"decides {LIMIT}x in {need or '>100'}")
@@ -92,10 +97,11 @@ def report(run_dir, pooled):
 def summary(pooled):
     print("pooled by schedule: sd(log) of the paired boot ratios, and the "
           "smallest limit an equal pair passes 95% of the time")
-    for (schedule, name), parts in sorted(pooled.items()):
+    for (topology, schedule, name), parts in sorted(pooled.items()):
         dof = sum(n - 1 for n, _ in parts)
         sd = math.sqrt(sum((n - 1) * s * s for n, s in parts) / dof)
-        print(f"  {schedule:16} {name:28} runs {len(parts)}  sd(log) "
+        print(f"  {topology:15} {schedule:16} {name:18} runs {len(parts)}"
+              f"  sd(log) "
               f"{sd:.4f}  limit at 10 repeats {resolvable(sd, 10):.3f}x, "
               f"at 16 {resolvable(sd, 16):.3f}x")
 
