@@ -23,6 +23,8 @@ EVIDENCE = REPO / "evidence" / "20261205-nightly-gates" / \
 SOURCE = "patched-again"
 BASELINES = REPO / "bench" / "baselines"
 SWEEPS = REPO / "bench" / "sweeps"
+# The sweep files as those nights ran them, stock the reference.
+NIGHT_SWEEPS = REPO / "evidence" / "20261205-nightly-gates" / "sweeps"
 # The canary's ballast: one 8 KiB allocation per disk added.
 SLAB_KIB = 8.0
 # Its register cost as a night measured it: 1.46x stock's
@@ -77,9 +79,9 @@ def _renamed(src, dst, name, edit=None, source=SOURCE):
     return dst
 
 
-def _judge(run, sweep):
+def _judge(run, sweep, sweeps=NIGHT_SWEEPS):
     out = subprocess.run([str(REPO / "blkscale"), "nightly", "--sweep",
-                          str(SWEEPS / sweep), "--compare", str(run),
+                          str(sweeps / sweep), "--compare", str(run),
                           "--baselines", str(BASELINES)],
                          capture_output=True, text=True, cwd=REPO,
                          timeout=300)
@@ -105,7 +107,7 @@ def test_the_a_a_pair_is_not_a_regression(tmp_path):
 
 def test_without_its_baseline_mapping_the_variant_has_none(tmp_path):
     run = _renamed(EVIDENCE, tmp_path / "aa", "patched-again")
-    out, doc = _judge(run, "nightly.toml")
+    out, doc = _judge(run, "nightly.toml", SWEEPS)
     assert out.returncode == 1
     assert ("stress-500", "baseline") in _failed(doc, "patched-again")
 

@@ -62,7 +62,7 @@ def gate_line(spec):
 
 def limits_text(spec):
     """The gating limits of the paired times and per-call costs, grouped:
-    "boot times at 1.25x (kernel_to_init_s, ...); per-call costs at 1.2x
+    "1.15 for boot times (kernel_to_init_s, ...); 1.1 for per-call costs
     (...)"."""
     suffix = f"_vs_{spec.reference}"
     groups = {}

@@ -7,8 +7,8 @@ carries that difference.  Started together, the stock and the patched
 guest of a repeat share whatever the host does while they run.
 `together-pinned` also gives each its own CPU (taskset), so that the
 two guests do not trade one core between them.  Which schedule leaves
-the narrowest paired ratios is measured, not assumed
-(evidence/20261205-schedules).
+the narrowest paired ratios is measured, not assumed: on a 2-core host
+neither beat one guest at a time (evidence/20261205-schedules).
 """
 
 import os

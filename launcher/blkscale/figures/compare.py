@@ -283,9 +283,9 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
 
 
 def beside(base, base_doc, variant, ref, current):
-    """The baseline figures a variant is judged by in a sweep whose
-    reference is another.  Ratios to another reference than the
-    baseline's cannot be compared and are left out; a variant judged by
+    """The baseline figures a variant is judged by when the sweep's
+    reference is not the baseline's own.  Ratios to the baseline's
+    reference cannot be compared and are left out; a variant judged by
     the baseline of the reference it ran beside (the A/A pair and the
     canary, bench/sweeps/nightly-aa.toml) is expected at 1.0 of it in
     every ratio, in the same sitting, where a change in the host's speed
