@@ -100,7 +100,10 @@ def test_the_a_a_pair_is_not_a_regression(tmp_path):
     out, doc = _judge(run, "nightly-aa.toml")
     assert out.returncode in (0, 3), out.stdout + out.stderr
     assert doc["verdict"] in ("PASS", "INCONCLUSIVE")
-    assert doc["baselines"]["patched-again"]["run"] == \
+    # the patched baseline, whose stress-500 figures came from that run
+    base = json.loads((BASELINES / "patched.json").read_text())
+    assert doc["baselines"]["patched-again"]["run"] == base["source"]["run"]
+    assert base["topologies"]["stress-500"]["source"]["run"] == \
         "20261205-stress500-baseline"
     assert not _failed(doc, "patched-again")
 

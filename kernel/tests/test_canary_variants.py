@@ -90,11 +90,16 @@ def test_the_canarys_costs_are_sized_on_its_command_line():
     from blkscale import kernels
     from blkscale.machine import guest
     from blkscale.topology.load import load as load_topology
-    assert kernels.cmdline_of("canary") == "canary_probe_ms=8"
-    assert kernels.cmdline_of("canary-blktests") == "canary_probe_ms=8"
+    import tomllib
+    declared = {v["name"]: v.get("cmdline", "") for v in tomllib.loads(
+        (TOP / "kernel" / "variants.toml").read_text())["variant"]}
+    sized = declared["canary"]
+    assert sized.startswith("canary_probe_ms=")
+    assert kernels.cmdline_of("canary") == sized
+    assert kernels.cmdline_of("canary-blktests") == sized
     assert kernels.cmdline_of("patched") == ""
     assert kernels.cmdline_of("a-kernel-of-ones-own") == ""
     topo = load_topology(TOP / "bench" / "topologies" / "stress-500.toml")
     line = guest.kernel_cmdline(topo, "tcg", "canary")
-    assert line.endswith(" canary_probe_ms=8")
+    assert line.endswith(" " + sized)
     assert "canary" not in guest.kernel_cmdline(topo, "tcg", "patched")

@@ -17,7 +17,6 @@ from pathlib import Path
 from . import paths
 from .errors import InputError
 from .names import VARIANT
-from .topology.load import RESERVED_CMDLINE
 
 DEFAULT_FILE = "kernel/variants.toml"
 # What a flavour adds to a source variant: NAME-blktests.  A base whose
@@ -29,7 +28,10 @@ IMAGE_BASE = re.compile(r"linux-image-[a-z0-9][a-z0-9.+-]*")
 HEADERS = re.compile(r"linux-headers-[a-z0-9][a-z0-9.+-]*")
 FIELDS = {"name", "base", "config", "patches", "modules", "headers",
           "cmdline"}
-
+# Words of a kernel command line the launcher sets itself
+# (guest-tools/PROTOCOL.md), which neither a variant's cmdline nor a
+# topology's guest.cmdline may set.
+RESERVED_CMDLINE = ("console=", "earlycon", "panic=", "rdinit=", "init=")
 
 
 @dataclass(frozen=True)

@@ -10,12 +10,11 @@ from pathlib import Path
 
 from .. import paths
 from ..errors import TopologyError
+from ..kernels import RESERVED_CMDLINE
 from . import schema
 from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Plan,
                     ScsiDebug, ScsiGroup, Timeouts, Topology)
 
-# The launcher owns these kernel parameters (guest-tools/PROTOCOL.md).
-RESERVED_CMDLINE = ("console=", "earlycon", "panic=", "rdinit=", "init=")
 # guest.clocksource sets these unless it is "kernel".
 CLOCK_CMDLINE = ("clocksource=", "tsc=")
 
