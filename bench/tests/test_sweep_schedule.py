@@ -86,3 +86,18 @@ def test_groups_cut_the_plan_by_repeat():
     assert [len(g) for g in together.groups(plan, "together")] == [2, 2, 1]
     assert [len(g) for g in together.groups(plan, "alternate")] == \
         [1] * 5
+
+
+def test_a_crash_beside_its_pair_fails_the_sweep(bench_env):
+    """One guest of a pair that runs together panics: its run fails and
+    so does the sweep, whatever its partner did."""
+    sweep = bench_env.write_sweep("crash", ["small"],
+                                  'repeat = 2\nschedule = "together"\n')
+    out = bench_env.run("bench", sweep=sweep, FAKE_MODE="panic",
+                        FAKE_VARIANT="patched", FAKE_ONLY_REPEAT="2")
+    assert out.returncode == 1, out.stdout + out.stderr
+    runs = {(r["variant"], r["repeat"]): r
+            for r in bench_env.manifest()["runs"]}
+    assert runs["patched", 2]["outcome"] != "ok"
+    assert runs["stock", 2]["outcome"] == "ok"
+    assert runs["patched", 1]["outcome"] == "ok"
