@@ -41,9 +41,11 @@ def test_straddling_figure_gets_repeats_then_is_inconclusive(bench_env):
     assert "nightly verdict: INCONCLUSIVE" in out.stdout
     assert "nightly: undecided times on small: repeats 5 to 8 of at most " \
         "9, planned at once" in out.stdout
-    assert f"nightly: small patched {RATIO}: needs 41 repeats at the " \
-        "measured spread, more than max_repeat 9: left undecided" \
-        in out.stdout
+    # Its mean at the limit, and a ratio at par would need 38 repeats of
+    # this spread to pass: said once, with the first judgement.
+    assert f"nightly: small patched {RATIO}: no number of repeats " \
+        "decides it at the measured mean, and 38 would pass it at par, " \
+        "more than max_repeat 9: left undecided" in out.stdout
     assert _repeats(bench_env, "n") == {"small": 8, "big": 8}
     # Every added round was in the manifest before it ran.
     rounds = bench_env.manifest("n")["rounds"]
@@ -64,6 +66,7 @@ def test_straddling_figure_gets_repeats_then_is_inconclusive(bench_env):
     check = next(c for c in doc["checks"] if c["topology"] == "small" and
                  c["metric"] == RATIO and c["status"] == "inconclusive")
     assert check["spread"]["n"] == 8 and check["needed"] == 41
+    assert check["at_par"] == 31
 
 
 def test_max_repeat_caps_the_added_repeats(bench_env):

@@ -141,6 +141,8 @@ def timing_lines(checks):
         if c.status == compare.INCONCLUSIVE:
             need = "; no number of repeats decides it" if c.needed is None \
                 else f"; {c.needed} repeats would decide it"
+            if c.at_par is not None and c.at_par > c.repeats:
+                need += f"; {c.at_par} would pass it at par"
         out.append(f"  {c.status.upper():<12} {c.topology} {c.variant} "
                    f"{c.metric} ({compare.limit_text(c.limit)}): "
                    f"{c.repeats} repeats, {power}{need}")

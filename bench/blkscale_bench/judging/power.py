@@ -7,39 +7,75 @@ that take the topology to the most any of its times needs (each round is
 one more repeat on every variant, interleaved as before, recorded in the
 manifest before it runs), then judges again.  A time that would need
 more than `max_repeat` repeats, or that no number decides (its mean at
-the limit, or the host's load explaining the distance), gets none: the
-nightly says so before running anything, and it stays INCONCLUSIVE, its
+the limit, or the host's load explaining the distance), is planned to
+the repeats that would pass it were it at par (`at_par`, onesided.py):
+a mean made of a few repeats, one of them slow, says little about where
+more repeats will take it.  When those are out of reach too, or already
+run, it gets none: the nightly says so, and it stays INCONCLUSIVE, its
 own exit status, never a pass.
 """
+
+from blkscale.figures import onesided
 
 from . import runcheck
 
 
 def targets(checks, manifest, max_repeat):
     """({topology: repeats to reach}, [checks no repeats within
-    max_repeat decide]) of the undecided gating times, topologies in
-    the sweep's order."""
+    max_repeat decide], [(check, repeats) planned at par]) of the
+    undecided gating times, topologies in the sweep's order."""
     order = list((manifest.get("sweep") or {}).get("topologies") or {})
-    want, hopeless = {}, []
+    want, hopeless, by_par = {}, [], []
     for c in checks:
         if not c.undecided or c.topology not in order:
             continue
-        if c.needed is None or c.needed > max_repeat:
+        planned = runcheck.planned_repeats(manifest, c.topology)
+        target, at_par = _target(c, max_repeat)
+        if target is None or (at_par and target <= planned):
             hopeless.append(c)
-            continue
-        if c.needed > runcheck.planned_repeats(manifest, c.topology):
-            want[c.topology] = max(want.get(c.topology, 0), c.needed)
-    return {t: want[t] for t in order if t in want}, hopeless
+        elif target > planned:
+            want[c.topology] = max(want.get(c.topology, 0), target)
+            if at_par:
+                by_par.append((c, target))
+    return {t: want[t] for t in order if t in want}, hopeless, by_par
+
+
+def _target(c, max_repeat):
+    """(repeats to plan for an undecided check, whether they are its
+    at-par repeats): what its mean needs, else what a figure at par
+    needs; None when both exceed max_repeat."""
+    if c.needed is not None and c.needed <= max_repeat:
+        return c.needed, False
+    at_par = c.at_par
+    if at_par is not None and at_par <= max_repeat:
+        return at_par, True
+    return None, False
+
+
+def _by_mean(c):
+    if c.needed is None:
+        return "no number of repeats decides it at the measured mean"
+    return f"its mean needs {c.needed} repeats"
 
 
 def _hopeless_line(c, max_repeat):
-    if c.needed is None:
-        return (f"nightly: {c.topology} {c.variant} {c.metric}: no number "
-                "of repeats decides it at the measured mean and spread: "
-                "left undecided")
-    return (f"nightly: {c.topology} {c.variant} {c.metric}: needs "
-            f"{c.needed} repeats at the measured spread, more than "
-            f"max_repeat {max_repeat}: left undecided")
+    at_par = c.at_par
+    head = f"nightly: {c.topology} {c.variant} {c.metric}: {_by_mean(c)}"
+    if at_par is None:
+        return f"{head}; no number would pass it at par: left undecided"
+    if at_par > max_repeat:
+        return (f"{head}, and {at_par} would pass it at par, more than "
+                f"max_repeat {max_repeat}: left undecided")
+    return (f"{head}; the {at_par} that would pass it at par have run: "
+            "left undecided")
+
+
+def _planned_line(c, target):
+    """Why a check whose mean is out of reach is planned to its at-par
+    repeats."""
+    return (f"nightly: {c.topology} {c.variant} {c.metric}: "
+            f"{_by_mean(c)}; {target} would pass it "
+            f"{round(100 * onesided.POWER)}% of the time at par: planned")
 
 
 def settle(evaluate, extend, manifest_of, max_repeat, say=print):
@@ -63,12 +99,14 @@ def settle(evaluate, extend, manifest_of, max_repeat, say=print):
     while True:
         result = evaluate()
         manifest = manifest_of()
-        want, hopeless = targets(result[2], manifest, max_repeat)
+        want, hopeless, by_par = targets(result[2], manifest, max_repeat)
         for c in hopeless:
             key = (c.topology, c.variant, c.metric)
             if key not in told:
                 told.add(key)
                 say(_hopeless_line(c, max_repeat))
+        for c, target in by_par:
+            say(_planned_line(c, target))
         if not want:
             return result, added(), status
         by_repeat = {}

@@ -56,6 +56,7 @@ class Check:
     passes_at: float = None
     undecided: bool = False   # a gating time more repeats could decide
     needed: int = None        # repeats that would decide it (None: none)
+    at_par: int = None        # repeats that would pass it were it at par
     kind: str = None          # metrics.EXACT, TIME, MEMORY or CALL
 
     @property
@@ -144,14 +145,15 @@ def judge_exact(topo, variant, metric, base, cur, limit, repeats,
                  Summary.of(values).to_json(), repeats=n, kind=kind)
 
 
-def decide(spread, bound, key, band=None):
+def decide(spread, bound, key, band=None, par=None):
     """onesided.Decision of a TIME or CALL figure's repeats against
     bound (key max_ratio/max_ceiling: at most, else at least); band:
-    (down, up) from loadband, None for a per-call cost."""
+    (down, up) from loadband, None for a per-call cost; par: the figure
+    if nothing changed (its baseline)."""
     down, up = band or (None, None)
     return onesided.decide(spread.values, bound,
                            "max" if key.startswith("max") else "min",
-                           down, up)
+                           down, up, par=par)
 
 
 def missing_in(topo, variant, metric, base, spread, repeats, limit):
@@ -184,13 +186,13 @@ def judge(topo, variant, metric, base, cur, limit, kind=metrics.TIME,
     gating = limit.get("gate", True)
     bad = REGRESSION if gating else WARN
     bound = base * ratio
-    decision = decide(spread, bound, key, band)
+    decision = decide(spread, bound, key, band, par=base)
     power = decision.power()
     rel = f" ({cur / base:.2f}x)" if base else ""
     tail = _repeats(spread)
     common = dict(spread=spread.to_json(), repeats=spread.n, kind=kind,
                   fails_at=decision.fails_at, passes_at=decision.passes_at,
-                  needed=decision.needed)
+                  needed=decision.needed, at_par=decision.at_par)
     if decision.said == onesided.INCONCLUSIVE:
         if decision.by_spread or decision.n < 2:
             why = bound_text(decision, bound) + f"; {power}"

@@ -19,16 +19,26 @@ regression needs a true ratio of at least limit x exp(t s / sqrt(n))
 x load (`fails_at`), a pass at most limit / (exp(t s / sqrt(n)) x
 load) (`passes_at`); `needed` is the smallest number of repeats that
 would decide the limit if the mean and spread stay as measured.
+
+A mean measured on few repeats is itself noisy: one slow boot among five
+can put it at the limit, where no number of repeats decides.  So an
+undecided figure also carries `at_par`: the repeats that would pass it
+with probability POWER if the truth were its expected value (`par`, the
+baseline: nothing regressed), from the noncentral t distribution at the
+measured spread.  The nightly plans those when the mean's own number is
+out of reach; if they too have been run, the figure stays undecided.
 """
 
 import math
 import statistics
 from dataclasses import dataclass
 
+import numpy
 from scipy import stats as sps
 
 PASS, FAIL, INCONCLUSIVE = "pass", "fail", "inconclusive"
 LEVEL = 0.95
+POWER = 0.8
 
 
 def _logs(values):
@@ -71,6 +81,8 @@ class Decision:
     needed: int = None  # repeats that would decide it; None: none would
     # undecided, and more repeats at this spread would decide it
     by_spread: bool = False
+    # repeats that would pass it with probability POWER were it at par
+    at_par: int = None
 
     def power(self, fmt=lambda x: f"{x:.4g}"):
         """"5 repeats: fails at >= 1.39; passes only at <= 1.12", in the
@@ -90,6 +102,10 @@ class Decision:
                 text += "; no number of repeats decides it at this spread"
             elif self.needed > self.n:
                 text += f"; {self.needed} repeats would decide it"
+            if self.at_par is not None and self.at_par > self.n:
+                text += (f"; {self.at_par} would pass it "
+                         f"{round(100 * POWER)}% of the time were it at "
+                         "par")
         return text
 
 
@@ -140,11 +156,44 @@ def needed(values, limit, kind="max", down=None, up=None, most=100):
     return None
 
 
-def decide(values, limit, kind="max", down=None, up=None, most=100):
+def at_par(values, limit, par, kind="max", most=100, against=None):
+    """The smallest number of repeats (>= 2, at most `most`) that would
+    pass the limit with probability POWER if the true figure were `par`,
+    with the spread of the repeats {repeat: figure}; None when none
+    would (par at or beyond the limit, or fewer than two repeats).
+    against: {repeat: log factor} the load moves a repeat against a
+    pass (up for "max", down for "min")."""
+    logs = _logs(values)
+    if len(logs) < 2 or par is None or par <= 0:
+        return None
+    distance = math.log(limit / par) if kind == "max" else \
+        math.log(par / limit)
+    distance -= _mean(logs, against)
+    if distance <= 0:
+        return None
+    sd = statistics.stdev(logs.values())
+    if sd < 1e-12:
+        return 2
+    for n in range(2, most + 1):
+        critical = float(sps.t.ppf(LEVEL, n - 1))
+        shift = distance * math.sqrt(n) / sd
+        # scipy's noncentral t warns of an intermediate overflow at
+        # small n; the probability it returns is right (checked
+        # against 1 - cdf).
+        with numpy.errstate(all="ignore"):
+            power = float(sps.nct.sf(critical, n - 1, shift))
+        if power >= POWER:
+            return n
+    return None
+
+
+def decide(values, limit, kind="max", down=None, up=None, most=100,
+           par=None):
     """The Decision of repeats {repeat: positive figure} against limit
     (`kind` "max": at most, "min": at least).  down/up: {repeat: log
     factor} the load could have moved a repeat up (so judged down) or
-    down (so judged up)."""
+    down (so judged up).  par: the figure expected if nothing changed
+    (the baseline), for `at_par`."""
     logs = _logs(values)
     n = len(logs)
     if n < 2:
@@ -164,6 +213,11 @@ def decide(values, limit, kind="max", down=None, up=None, most=100):
     fails_at, passes_at = detectable(values, limit, kind, down, up)
     need = needed(values, limit, kind, down, up, most) \
         if said == INCONCLUSIVE else n
+    par_n = at_par(values, limit, par, kind, most,
+                   up if kind == "max" else down) \
+        if said == INCONCLUSIVE else None
     return Decision(said, n, kind, limit, low, high, fails_at, passes_at,
                     math.exp(_mean_shift(logs, down, up)), need,
-                    said == INCONCLUSIVE and need is not None)
+                    said == INCONCLUSIVE and (need is not None
+                                              or par_n is not None),
+                    par_n)
