@@ -30,12 +30,12 @@ def targets(checks, manifest, max_repeat):
         if not c.undecided or c.topology not in order:
             continue
         planned = runcheck.planned_repeats(manifest, c.topology)
-        target, at_par = _target(c, max_repeat)
-        if target is None or (at_par and target <= planned):
+        target, from_par = _target(c, max_repeat)
+        if target is None or (from_par and target <= planned):
             hopeless.append(c)
         elif target > planned:
             want[c.topology] = max(want.get(c.topology, 0), target)
-            if at_par:
+            if from_par:
                 by_par.append((c, target))
     return {t: want[t] for t in order if t in want}, hopeless, by_par
 
@@ -46,9 +46,8 @@ def _target(c, max_repeat):
     needs; None when both exceed max_repeat."""
     if c.needed is not None and c.needed <= max_repeat:
         return c.needed, False
-    at_par = c.at_par
-    if at_par is not None and at_par <= max_repeat:
-        return at_par, True
+    if c.at_par is not None and c.at_par <= max_repeat:
+        return c.at_par, True
     return None, False
 
 
@@ -59,14 +58,13 @@ def _by_mean(c):
 
 
 def _hopeless_line(c, max_repeat):
-    at_par = c.at_par
     head = f"nightly: {c.topology} {c.variant} {c.metric}: {_by_mean(c)}"
-    if at_par is None:
+    if c.at_par is None:
         return f"{head}; no number would pass it at par: left undecided"
-    if at_par > max_repeat:
-        return (f"{head}, and {at_par} would pass it at par, more than "
+    if c.at_par > max_repeat:
+        return (f"{head}, and {c.at_par} would pass it at par, more than "
                 f"max_repeat {max_repeat}: left undecided")
-    return (f"{head}; the {at_par} that would pass it at par have run: "
+    return (f"{head}; the {c.at_par} that would pass it at par have run: "
             "left undecided")
 
 
