@@ -4,11 +4,15 @@
 #              [VARIANTS='stock patched'] [REPEAT=N] [BENCH_HOSTS='uri1 uri2']
 #              [BENCH_STAGING=shared|volumes]
 #   make nightly [NIGHT=<id>] [NIGHTLY_PARTS='gated every-disk ...']
-#                [NIGHTLY_SWEEP=...] [NIGHTLY_CURVE_SWEEP=...] [NIGHTLY_CURVE_QEMU=patched|distro|PATH]
+#                [NIGHTLY_GATED_SWEEP=...] [NIGHTLY_SWEEP=...] [NIGHTLY_CURVE_SWEEP=...] [NIGHTLY_CURVE_QEMU=patched|distro|PATH]
 #                [NIGHTLY_SIM_SWEEP=...] [NIGHTLY_KERNELS_SWEEP=...]
 #   make baseline RUN=results/<run>
 
 BENCH_SWEEP ?= bench/sweeps/default.toml
+# The gated part: today's patched kernel beside the one its baseline was
+# measured on (kernel/variants.toml, patched-baseline), built in the part.
+NIGHTLY_GATED_SWEEP ?= bench/sweeps/nightly-gated.toml
+# The every-disk part: counts, memory and ceilings at 1000 to 5000 disks.
 NIGHTLY_SWEEP ?= bench/sweeps/nightly.toml
 # The boot curve past 10,000 disks: three repeats, its goals judged (not
 # against a baseline), with the QEMU that make qemu builds in its part:
@@ -49,9 +53,10 @@ NIGHTLY_BLKTESTS_BASES := stock patched stock-6.12 patched-6.12
 # part it stopped in.  NIGHT=<id> picks a night; NIGHTLY_PARTS='gated
 # every-disk' runs only those parts.  The debug kernel is for the fuzzing
 # and the glue-directory stress of the guest-tests part.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_SWEEP's gate_times topologies, stress-500) and every-disk (its other topologies, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
 	$(Q)./blkscale night $(if $(NIGHT),--night '$(NIGHT)') \
 		$(if $(NIGHTLY_PARTS),--parts '$(NIGHTLY_PARTS)') \
+		--gated-sweep $(NIGHTLY_GATED_SWEEP) \
 		--sweep $(NIGHTLY_SWEEP) $(bench_overrides) \
 		--curve-sweep $(NIGHTLY_CURVE_SWEEP) --curve-qemu $(NIGHTLY_CURVE_QEMU) \
 		--sim-sweep $(NIGHTLY_SIM_SWEEP) --kernels-sweep $(NIGHTLY_KERNELS_SWEEP)

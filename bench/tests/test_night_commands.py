@@ -1,7 +1,7 @@
 """What each part of a night runs (`blkscale night`, make nightly): the
-gated part is the nightly sweep's gate_times topologies alone, judged by
-`blkscale nightly --topology`, which then judges only the ceilings of
-the topologies it runs."""
+gated part builds and runs its own sweep (today's patched kernel beside
+its baseline's, bench/sweeps/nightly-gated.toml), the every-disk part
+the nightly sweep with the command line's overrides."""
 
 import argparse
 import json
@@ -29,19 +29,40 @@ def no_stand_in(monkeypatch):
     monkeypatch.delenv(parts.HOOK, raising=False)
 
 
-def test_gated_is_the_nightly_sweeps_gate_times_topologies():
-    [(argv, verdict, env)] = _steps("gated")
-    assert argv == [str(REPO / "blkscale"), "nightly", "--sweep",
-                    "bench/sweeps/nightly.toml", "--topology", "stress-500",
-                    "--run-id", "n-gated"]
-    assert verdict and env == {}
-    [(argv, _, _)] = _steps("every-disk", "--repeat", "5", "--variant",
-                            "stock canary", "--results-dir", "/r")
+def test_gated_builds_and_runs_its_own_sweep():
+    make = ["make", "--no-print-directory", "-C", str(REPO)]
+    assert _steps("gated", "--variant", "stock canary") == [
+        (make + ["kernel", "initramfs",
+                 "VARIANTS=patched-baseline patched"], False, {}),
+        ([str(REPO / "blkscale"), "nightly", "--sweep",
+          "bench/sweeps/nightly-gated.toml", "--run-id", "n-gated"],
+         True, {})]
+    [(argv, verdict, env)] = _steps("every-disk", "--repeat", "5",
+                                    "--variant", "stock canary",
+                                    "--results-dir", "/r")
     assert argv[1:] == ["nightly", "--sweep", "bench/sweeps/nightly.toml",
-                        "--topology",
-                        "stress-1000 oracle-4000-verify ibm-5000-verify",
                         "--variant", "stock canary", "--repeat", "5",
                         "--run-id", "n-every-disk", "--results-dir", "/r"]
+    assert verdict and env == {}
+
+
+def test_a_gated_sweep_of_ones_own_names_its_kernels(tmp_path):
+    sweep = tmp_path / "gated.toml"
+    sweep.write_text('topologies = ["stress-500-1cpu"]\n'
+                     'variants = ["patched", "canary"]\n'
+                     'reference = "patched"\n')
+    [(build, _, _), (argv, _, _)] = _steps("gated", "--gated-sweep",
+                                           str(sweep))
+    assert build[-1] == "VARIANTS=patched canary"
+    assert argv[3] == str(sweep)
+
+
+def test_a_bad_gated_sweep_is_refused_naming_it(tmp_path):
+    sweep = tmp_path / "gated.toml"
+    sweep.write_text('topologies = ["stress-500-1cpu"]\nrepeat = 0\n')
+    with pytest.raises(Exception) as e:
+        _steps("gated", "--gated-sweep", str(sweep))
+    assert "repeat" in str(e.value)
 
 
 def test_the_other_parts_commands():
@@ -67,20 +88,6 @@ def test_the_other_parts_commands():
     assert argv[-6:] == list(parts.GUEST_TESTS)
     assert all((REPO / f).is_file() for f in parts.GUEST_TESTS)
     assert not verdict and env == {"BLKSCALE_NIGHTLY": "1"}
-
-
-def test_a_part_with_no_topology_is_refused_before_anything_runs(tmp_path):
-    nights = Nights(tmp_path)
-    out = nights.run("--topology", "stress-500")
-    assert out.returncode == 2
-    assert out.stderr.strip() == "command line: --topology: the every-disk " \
-        "part has nothing to run: no topology of the nightly sweep is left " \
-        "out of its gate_times"
-    assert nights.calls() == [] and not nights.results.exists()
-    out = nights.run("--topology", "stress-500", "--parts", "gated",
-                     "--night", "g")
-    assert out.returncode == 4, out.stdout + out.stderr
-    assert nights.calls() == [("gated", "g-gated")]
 
 
 def test_nightly_judges_only_the_ceilings_of_its_topologies(bench_env):

@@ -11,6 +11,19 @@ variant_load "$variant"
 src=$KOUT/$VARIANT_TREE
 LINUX_GIT=$(base_git "$VARIANT_BASE_VERSION")
 PATCHES=$TOP/$VARIANT_PATCHES
+if [ -n "$VARIANT_PATCHES_COMMIT" ]; then
+	# The series a baseline was measured with: its patch directory as
+	# the commit the baseline names holds it (series_at).
+	at=$KOUT/series-at/$VARIANT_PATCHES_COMMIT
+	if [ ! -f "$at/$VARIANT_PATCHES/series" ]; then
+		rm -rf "$at.tmp" && mkdir -p "$at.tmp"
+		git -C "$TOP" archive "$VARIANT_PATCHES_COMMIT" "$VARIANT_PATCHES" |
+			tar -x -C "$at.tmp" ||
+			die "$variant: $VARIANT_PATCHES: not in commit $VARIANT_PATCHES_COMMIT"
+		rm -rf "$at" && mv "$at.tmp" "$at"
+	fi
+	PATCHES=$at/$VARIANT_PATCHES
+fi
 if [ -n "$VARIANT_PATCHES" ] && [ ! -f "$PATCHES/series" ]; then
 	die "$variant: $VARIANT_PATCHES/series: no such file: the series for $VARIANT_BASE is not there yet (kernel/variants.toml names $VARIANT_PATCHES)"
 fi

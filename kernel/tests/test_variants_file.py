@@ -61,6 +61,22 @@ def test_shipped_variants_say_what_they_are_made_of():
     assert debian["VARIANT_HEADERS"] == "linux-headers-amd64"
 
 
+def test_the_baselines_kernel_applies_the_series_its_baseline_names():
+    """patched-baseline: kernel/patches at the commit the patched
+    baseline records, in a tree of its own, rebuilt when the baseline
+    changes (bench/sweeps/nightly-gated.toml boots it)."""
+    v = shell("patched-baseline")
+    assert v["VARIANT_PATCHES"] == "kernel/patches"
+    assert v["VARIANT_TREE"] == "patched-baseline"
+    assert len(v["VARIANT_PATCHES_COMMIT"]) == 40
+    assert shell("patched")["VARIANT_PATCHES_COMMIT"] == "''"
+    out = variants("--make")
+    deps = dict(line.split(" := ", 1) for line in out.stdout.splitlines()
+                if " := " in line)["KERNEL_DEPS_patched-baseline"].split()
+    assert "bench/baselines/patched.json" in deps
+    assert "kernel/patches/series" not in deps
+
+
 def test_variants_of_one_base_and_series_share_a_tree():
     assert shell("debug")["VARIANT_TREE"] == "patched"
     assert shell("patched-blktests")["VARIANT_TREE"] == "patched"
@@ -131,6 +147,19 @@ BAD = [
     ("prebuilt patched", GOOD.replace('modules = "package"',
                                       'modules = "package"\npatches = "p"'),
      "distro.patches", "cannot be patched"),
+    ("series_at without patches", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'series_at = "bench/baselines/patched.json"'),
+     "stock.series_at", "needs patches"),
+    ("series_at outside", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\npatches = "p"\n'
+        'series_at = "/tmp/b.json"'),
+     "stock.series_at", "inside the repository"),
+    ("prebuilt series_at", GOOD.replace(
+        'modules = "package"', 'modules = "package"\nseries_at = "b.json"'),
+     "distro.series_at", "cannot be patched"),
     ("bad headers", GOOD.replace('modules = "package"',
                                  'modules = "package"\nheaders = "gcc"'),
      "distro.headers", "linux-headers"),

@@ -8,13 +8,14 @@ PROBLEM, and exit status 2 (errors.InputError).
 """
 
 import hashlib
+import json
 import os
 import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from . import paths
+from . import paths, seriesrev
 from .errors import InputError
 from .names import VARIANT
 
@@ -27,7 +28,7 @@ SOURCE_BASE = re.compile(r"linux-source-(\d+\.\d+)")
 IMAGE_BASE = re.compile(r"linux-image-[a-z0-9][a-z0-9.+-]*")
 HEADERS = re.compile(r"linux-headers-[a-z0-9][a-z0-9.+-]*")
 FIELDS = {"name", "base", "config", "patches", "modules", "headers",
-          "cmdline"}
+          "cmdline", "series_at"}
 # Words of a kernel command line the launcher sets itself
 # (guest-tools/PROTOCOL.md), which neither a variant's cmdline nor a
 # topology's guest.cmdline may set.
@@ -45,6 +46,7 @@ class Variant:
     flavour_of: str = None      # NAME-blktests: NAME
     tree: str = field(default=None, compare=False)
     cmdline: str = ""           # appended to every boot of this kernel
+    series_at: str = None       # a baseline file: its series' commit
 
     @property
     def prebuilt(self):
@@ -112,7 +114,8 @@ def load(path=None):
                                       v.config + _flavour_fragments(
                                           fragment, v.base_version),
                                       v.patches, flavour_of=v.name,
-                                      cmdline=v.cmdline)
+                                      cmdline=v.cmdline,
+                                      series_at=v.series_at)
     return _with_trees(variants)
 
 
@@ -132,7 +135,7 @@ def _with_trees(variants):
         if v.prebuilt:
             out[v.name] = v
             continue
-        key = (v.base, v.patches)
+        key = (v.base, v.patches, v.series_at)
         owner = owners.setdefault(key, v.flavour_of or v.name)
         out[v.name] = replace(v, tree=owner)
     return out
@@ -214,16 +217,24 @@ def _source_variant(shown, name, table, base):
     patches = table.get("patches")
     if patches is not None:
         _repo_path(shown, f"{name}.patches", patches, "patch directory")
-    return Variant(name, base, tuple(fragments), patches)
+    series_at = table.get("series_at")
+    if series_at is not None:
+        if patches is None:
+            raise InputError(shown, f"{name}.series_at", "needs patches: "
+                             "the directory whose series it takes")
+        _repo_path(shown, f"{name}.series_at", series_at, "baseline file")
+    return Variant(name, base, tuple(fragments), patches,
+                   series_at=series_at)
 
 
 def _prebuilt_variant(shown, name, table, base):
     if table.get("config") != "distro":
         raise InputError(shown, f"{name}.config", "a prebuilt kernel keeps "
                          "its own: config = \"distro\"")
-    if "patches" in table:
-        raise InputError(shown, f"{name}.patches", "a prebuilt kernel "
-                         "cannot be patched")
+    for key in ("patches", "series_at"):
+        if key in table:
+            raise InputError(shown, f"{name}.{key}", "a prebuilt kernel "
+                             "cannot be patched")
     modules = table.get("modules")
     if modules != "package":
         # A kernel and modules of one's own: run --kernel PATH --modules DIR.
@@ -253,18 +264,43 @@ def config_hash(config_text):
 
 def series(v):
     """The patch files a variant applies, in order ([] if none); None if
-    its patch directory or series file does not exist."""
+    its patch directory or series file does not exist (for a series_at
+    variant: at the baseline's commit, or no commit recorded)."""
     if v.patches is None:
         return []
-    f = paths.REPO / v.patches / "series"
-    if not f.is_file():
-        return None
-    names = []
-    for line in f.read_text().splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            names.append(line)
-    return names
+    if v.series_at is not None:
+        try:
+            text = seriesrev.show(series_commit(v), f"{v.patches}/series")
+        except InputError:
+            return None
+    else:
+        f = paths.REPO / v.patches / "series"
+        if not f.is_file():
+            return None
+        text = f.read_text()
+    return seriesrev.names(text)
+
+
+def series_commit(v):
+    """The commit whose patch directory a series_at variant applies: the
+    one its baseline file records (source.series_commit), which
+    `blkscale baseline` finds from the patches the baseline's kernel was
+    built with.  InputError naming the file where there is none."""
+    where = v.series_at
+    try:
+        doc = json.loads((paths.REPO / where).read_text())
+    except OSError as e:
+        raise InputError(where, None, e.strerror or str(e)) from None
+    except ValueError as e:
+        raise InputError(where, None, f"not valid JSON: {e}") from None
+    commit = (doc.get("source") or {}).get("series_commit")
+    if not isinstance(commit, str) or not re.fullmatch(r"[0-9a-f]{40}",
+                                                        commit):
+        raise InputError(where, "source.series_commit", "no commit recorded "
+                         f"(variant {v.name} builds the series it names): "
+                         "make the baseline again from a run of a committed "
+                         "series")
+    return commit
 
 
 def series_expectation(name):

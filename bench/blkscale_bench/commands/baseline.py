@@ -58,7 +58,9 @@ def main(args):
             raise BenchError("command line", "--variant",
                              f"{v!r} is not a variant of this sweep")
     for v in variants:
-        new = baseline.build(manifest, figures, v)
+        ids = baseline.series_of(docs, v, where)
+        commit = baseline.series_commit(v, ids)
+        new = baseline.build(manifest, figures, v, ids, commit)
         if not new["topologies"]:
             raise BenchError(where, "runs", f"no results for {v}")
         old = baseline.load(args.baselines, v)
@@ -67,6 +69,12 @@ def main(args):
         path = baseline.write(args.baselines, new)
         print(f"{display(path)}: baseline of {v} from run "
               f"{manifest['run']}")
+        if ids:
+            print(f"    series: {len(ids)} patches, " + (
+                f"as commit {commit[:12]} holds them" if commit else
+                "in no commit of this repository: a kernel variant with "
+                "series_at cannot boot it again (commit the series and "
+                "make the baseline again)"))
         for line in _changes(old, new):
             print(line)
     return 0

@@ -15,11 +15,12 @@ from blkscale.figures import metrics
 from blkscale.names import RUN_ID
 from blkscale.paths import REPO
 
-from .. import cli
+from .. import cli, sweepfile
 from ..errors import EXIT_INTERRUPTED, BenchError
 from ..night import parts, record, sitting
 from .nightly import DEFAULT_SWEEP
 
+GATED_SWEEP = "bench/sweeps/nightly-gated.toml"
 CURVE_SWEEP = "bench/sweeps/bootcurve-nightly.toml"
 SIM_SWEEP = "bench/sweeps/sim-65536.toml"
 KERNELS_SWEEP = "bench/sweeps/kernels.toml"
@@ -34,18 +35,20 @@ def add_arguments(parser):
                         help="run only these parts of the night "
                              "(repeatable, or space-separated; default "
                              "all): " + ", ".join(parts.NAMES))
+    parser.add_argument("--gated-sweep", metavar="FILE",
+                        default=GATED_SWEEP,
+                        help="the gated part's sweep, its kernels built "
+                             f"first (default: {GATED_SWEEP})")
     parser.add_argument("--sweep", metavar="FILE", default=DEFAULT_SWEEP,
-                        help="the nightly sweep: its gate_times topologies "
-                             "are the gated part, the others every-disk "
-                             f"(default: {DEFAULT_SWEEP})")
+                        help="the every-disk part's sweep (default: "
+                             f"{DEFAULT_SWEEP})")
     for option in ("--topology", "--variant", "--host"):
         parser.add_argument(option, action="append", metavar="VALUE",
-                            help=f"the nightly sweep's {option} (gated, "
-                                 "every-disk)")
+                            help=f"the every-disk sweep's {option}")
     parser.add_argument("--repeat", metavar="N", type=int,
-                        help="the nightly sweep's --repeat")
+                        help="the every-disk sweep's --repeat")
     parser.add_argument("--staging", metavar="MODE",
-                        help="the nightly sweep's --staging")
+                        help="the every-disk sweep's --staging")
     parser.add_argument("--curve-sweep", metavar="FILE", default=CURVE_SWEEP,
                         help=f"the bootcurve part's sweep (default: "
                              f"{CURVE_SWEEP})")
@@ -93,8 +96,13 @@ def _options(args):
     if args.staging:
         passed += ["--staging", args.staging]
     qemu = args.curve_qemu
+    gated = args.gated_sweep
+    if not os.path.isabs(gated) and not os.path.exists(gated):
+        gated = str(REPO / gated)
+    gated = sweepfile.load(gated, metrics.all_names)
     return parts.Options(
-        sweep=spec, sweep_args=passed, curve_sweep=_path(args.curve_sweep),
+        sweep=spec, sweep_args=passed, gated_sweep=gated,
+        curve_sweep=_path(args.curve_sweep),
         curve_qemu=qemu if qemu in ("patched", "distro") else _path(qemu),
         sim_sweep=_path(args.sim_sweep),
         kernels_sweep=_path(args.kernels_sweep),
@@ -108,13 +116,6 @@ def _chosen(args, options):
         if name not in parts.NAMES:
             raise BenchError("command line", "--parts", f"{name!r}: the "
                              "parts are " + ", ".join(parts.NAMES))
-    for name in names:
-        why = parts.empty(name, options)
-        if why:
-            where, field = (("command line", "--topology") if args.topology
-                            else (options.sweep.path, "gate_times"))
-            raise BenchError(where, field, f"the {name} part has nothing "
-                             f"to run: {why}")
     return [n for n in parts.NAMES if n in names]
 
 

@@ -8,6 +8,8 @@ RUN_DIR`), then reviewed and committed like code.
 import json
 import os
 
+from blkscale import kernels, seriesrev
+from blkscale.errors import InputError
 from blkscale.results.atomic import write_json_atomic
 
 from .. import BENCH
@@ -21,8 +23,42 @@ def path_of(directory, variant):
     return os.path.join(directory, f"{variant}.json")
 
 
-def build(manifest, figures, variant):
-    """The baseline document of one variant of a sweep."""
+def series_of(docs, variant, where):
+    """The patch-ids the variant's kernel carried in every repeat of the
+    sweep (results.json's kernel.patches; [] for none); None where no
+    repeat recorded them.  A sweep whose repeats ran different builds
+    of it is an error (BenchError)."""
+    seen = set()
+    for (_, v), by_repeat in docs.items():
+        if v != variant:
+            continue
+        for doc in by_repeat.values():
+            patches = (doc.get("kernel") or {}).get("patches")
+            if patches is not None:
+                seen.add(tuple(p.get("patch_id") for p in patches))
+    if len(seen) > 1:
+        raise BenchError(where, "runs", f"{variant}'s repeats ran kernels "
+                         "with different patches: one build per baseline")
+    return list(seen.pop()) if seen else None
+
+
+def series_commit(variant, ids):
+    """The commit of this repository whose patch directory of the
+    variant has exactly the patch-ids ids (kernel/variants.toml's
+    series_at boots it again); None if the variant declares none, or no
+    commit has that series (it was never committed)."""
+    try:
+        patch_dir = kernels.get(variant).patches
+    except InputError:
+        return None
+    if patch_dir is None or ids is None:
+        return None
+    return seriesrev.find_commit(patch_dir, ids)
+
+
+def build(manifest, figures, variant, series=None, commit=None):
+    """The baseline document of one variant of a sweep; series: the
+    patch-ids its kernel carried, commit: the commit holding them."""
     kernels = manifest.get("kernels") or {}
     source = {
         "run": manifest.get("run"),
@@ -34,6 +70,8 @@ def build(manifest, figures, variant):
         "accelerator": manifest.get("accelerator"),
         "host_cpu": manifest.get("host_cpu"),
         "host_cpus": manifest.get("host_cpus"),
+        "series": series,
+        "series_commit": commit,
     }
     topologies = {}
     files = (manifest.get("sweep") or {}).get("topologies") or {}

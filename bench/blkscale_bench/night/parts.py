@@ -17,9 +17,7 @@ from dataclasses import dataclass, field
 
 from blkscale.paths import REPO
 
-from ..errors import BenchError
 from ..running.launch import blkscale_command
-from ..sweepfile import resolve_topology
 
 HOOK = "BLKSCALE_NIGHTLY_PART"
 NAMES = ("gated", "every-disk", "bootcurve", "sim", "kernels",
@@ -49,31 +47,12 @@ class Options:
     sweep's overrides (BENCH_TOPOLOGIES and the like)."""
     sweep: object                   # sweepfile.Sweep, overrides applied
     sweep_args: list                # --variant, --repeat, ... as given
+    gated_sweep: object             # sweepfile.Sweep of the gated part
     curve_sweep: str
     curve_qemu: str
     sim_sweep: str
     kernels_sweep: str
     results_dir: str = None         # None: the sweeps' default
-
-
-def split(sweep):
-    """(gated, every-disk): the nightly sweep's topologies whose boot
-    times gate (its gate_times; all without one), and the others, which
-    prove every disk."""
-    gate = sweep.gate_times
-    gated = [t for t in sweep.topologies if gate is None or t.name in gate]
-    return gated, [t for t in sweep.topologies if t not in gated]
-
-
-def _topology_words(topologies):
-    """Names where the name finds the same file, else the paths."""
-    def word(t):
-        try:
-            same = resolve_topology(t.name, "", "").path == t.path
-        except BenchError:
-            same = False
-        return t.name if same else str(t.path)
-    return " ".join(word(t) for t in topologies)
 
 
 def _make(*targets):
@@ -90,10 +69,15 @@ def steps(name, options, run_id, night_dir):
     where = ["--run-id", run_id]
     if options.results_dir:
         where += ["--results-dir", options.results_dir]
-    if name in ("gated", "every-disk"):
-        topologies = split(options.sweep)[NAMES.index(name)]
+    if name == "gated":
+        # Its kernels are built here: the baseline's series changes with
+        # the baseline, not with what make nightly was asked to build.
+        return [_make("kernel", "initramfs", "VARIANTS=" + " ".join(
+                    options.gated_sweep.variants)),
+                Step([*blk, "nightly", "--sweep", options.gated_sweep.path,
+                      *where])]
+    if name == "every-disk":
         return [Step([*blk, "nightly", "--sweep", options.sweep.path,
-                      "--topology", _topology_words(topologies),
                       *options.sweep_args, *where])]
     if name == "bootcurve":
         build = [_make("qemu")] if options.curve_qemu == "patched" else []
@@ -121,16 +105,6 @@ def makes_run(name):
     """Whether the part makes a run under results/ (guest-tests: JUnit
     in the night's directory)."""
     return name != "guest-tests"
-
-
-def empty(name, options):
-    """Why the part has nothing to run, or None."""
-    if name in ("gated", "every-disk") and \
-            not split(options.sweep)[NAMES.index(name)]:
-        return ("no topology of the nightly sweep "
-                + ("is in" if name == "gated" else "is left out of")
-                + " its gate_times")
-    return None
 
 
 def command_text(part_steps):

@@ -34,6 +34,7 @@ def built(name):
 
 
 def shell(v):
+    commit = kernels.series_commit(v) if v.series_at else ""
     values = {
         "NAME": v.name,
         "BASE": v.base,
@@ -42,6 +43,8 @@ def shell(v):
         "TREE": v.tree or "",
         "CONFIG": " ".join(v.config),
         "PATCHES": v.patches or "",
+        # The commit whose patch directory it applies, "" for today's.
+        "PATCHES_COMMIT": commit,
         "MODULES": v.modules or "",
         "HEADERS": v.headers or "",
     }
@@ -61,7 +64,10 @@ def make_fragment(variants):
         else:
             deps = ["$(KERNEL_SCRIPTS)", *v.config]
             files = kernels.series(v)
-            if files:
+            if v.series_at:
+                # Its series changes with the commit the baseline names.
+                deps.append(v.series_at)
+            elif files:
                 deps.append(f"{v.patches}/series")
                 deps += [f"{v.patches}/{p}" for p in files]
         lines.append(f"KERNEL_DEPS_{v.name} := {' '.join(deps)}")
@@ -85,7 +91,8 @@ def _source_word(v):
     files = kernels.series(v)
     series = (f"{len(files)} patches" if files is not None
               else "missing series")
-    return f"{v.base} + {v.patches} ({series})"
+    at = f" at the commit {v.series_at} names" if v.series_at else ""
+    return f"{v.base} + {v.patches}{at} ({series})"
 
 
 def main(args):

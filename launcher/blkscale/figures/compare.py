@@ -269,7 +269,8 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
                                     message=f"the {variant} baseline has no "
                                     f"topology {topo}"))
                 continue
-            base = beside(base, base_doc, variant, ref, current)
+            base = beside(base, base_doc, variant, ref, current,
+                          (baselines.get(ref) or {}).get("variant", ref))
             repeats = sorted((docs or {}).get((topo, variant)) or {})
             paired = sorted(set(repeats) &
                             set((docs or {}).get((topo, ref)) or {}))
@@ -284,19 +285,21 @@ def compare(manifest, figures, baselines, thresholds, docs=None,
     return [c for c in checks if c is not None]
 
 
-def beside(base, base_doc, variant, ref, current):
+def beside(base, base_doc, variant, ref, current, ref_judged_by=None):
     """The baseline figures a variant is judged by when the sweep's
     reference is not the baseline's own.  Ratios to the baseline's
     reference cannot be compared and are left out; a variant judged by
-    the baseline of the reference it ran beside (the A/A pair and the
-    canary, bench/sweeps/nightly-aa.toml) is expected at 1.0 of it in
-    every ratio, in the same sitting, where a change in the host's speed
-    moves both alike."""
+    the baseline the reference it ran beside is judged by
+    (ref_judged_by: that baseline's variant, default the reference
+    itself) is expected at 1.0 of it in every ratio, in the same
+    sitting, where a change in the host's speed moves both alike: the
+    A/A pair and the canary (bench/sweeps/nightly-aa.toml), and today's
+    patched kernel beside its baseline's (nightly-gated.toml)."""
     theirs = base_doc.get("reference")
     if theirs == ref:
         return base
     out = {k: v for k, v in base.items() if not k.endswith(f"_vs_{theirs}")}
-    if base_doc.get("variant") == ref and variant != ref:
+    if base_doc.get("variant") == (ref_judged_by or ref) and variant != ref:
         suffix = f"_vs_{ref}"
         # Each ratio the run has, and each whose figure the baseline has
         # (missing from the run, it is reported so).
