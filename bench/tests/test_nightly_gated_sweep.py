@@ -53,6 +53,15 @@ def test_the_gated_sweep_judges_patched_beside_its_baselines_kernel():
     assert v.series_at == "bench/baselines/patched.json"
 
 
+def _shallow():
+    out = subprocess.run(["git", "-C", str(REPO), "rev-parse",
+                          "--is-shallow-repository"], capture_output=True,
+                         text=True, check=False)
+    return out.stdout.strip() == "true"
+
+
+@pytest.mark.skipif(_shallow(), reason="a shallow clone holds no history "
+                    "to find the baseline's series in")
 def test_the_baselines_commit_holds_the_series_its_kernel_carried():
     doc = json.loads((REPO / "bench/baselines/patched.json").read_text())
     commit = kernels.series_commit(kernels.get(REF))
