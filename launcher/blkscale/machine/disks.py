@@ -17,6 +17,9 @@ DEVICE_PROPS = {
                                         "queue_size": "virtqueue_size",
                                         "vectors": "vectors",
                                         "disable_legacy": "disable-legacy"}),
+    # An HBA with nothing to choose: QEMU's defaults (msi=auto; the
+    # guest's mptbase uses INTx anyway).
+    "sas": ("mptsas1068", {}),
 }
 
 
@@ -38,7 +41,8 @@ def disk_serial(group, index):
 
 
 def controller_id(group, index):
-    """The QEMU id of virtio-scsi controller `index` of a group."""
+    """The QEMU id of SCSI controller `index` of a group (virtio-scsi or
+    SAS)."""
     return f"sc-{group.id}-{index}"
 
 
@@ -93,6 +97,8 @@ def _onoff(value):
 
 
 def device_props(dev):
+    if dev.group.kind == "sas":
+        return {}
     return {"num_queues": dev.num_queues, "queue_size": dev.queue_size,
             "vectors": dev.vectors,
             "disable_legacy": _onoff(dev.group.disable_legacy)}
