@@ -117,11 +117,13 @@ def test_argv_matches_the_plan(topo, tmp_path):
     devices = [_kv(v) for o, v in pairs if o == "-device"]
     kinds = Counter(driver for driver, _ in devices)
     expected = plan["expected"]
-    controllers = sum(g["controllers"] for g in plan["groups"]
-                      if g["kind"] == "virtio_scsi")
+    def controllers(kind):
+        return sum(g["controllers"] for g in plan["groups"]
+                   if g["kind"] == kind)
     assert kinds["virtio-blk-pci"] == expected["virtio"]
     assert kinds["scsi-hd"] == expected["scsi"]
-    assert kinds["virtio-scsi-pci"] == controllers
+    assert kinds["virtio-scsi-pci"] == controllers("virtio_scsi")
+    assert kinds["mptsas1068"] == controllers("sas")
     assert kinds["pci-bridge"] == plan["pci"]["bridges"]
     assert "-drive" not in argv
     # Every PCI device at its own bus and slot, every LUN its own address.
