@@ -139,6 +139,12 @@ def test_argv_matches_the_plan(topo, tmp_path):
     serials = [p["serial"] for _, p in devices if "serial" in p]
     assert _unique(nodes) and _unique(drives) and _unique(serials)
     assert len(serials) == expected["virtio"] + expected["scsi"]
+    # Every SAS disk has a WWN of its own: mptsas1068 reports it as the
+    # end device's SAS address, and the guest drops disks that share one.
+    wwns = [p["wwn"] for _, p in devices if "wwn" in p]
+    assert _unique(wwns)
+    assert len(wwns) == sum(g["disks"] for g in plan["groups"]
+                            if g["kind"] == "sas")
     assert set(drives) <= set(nodes)
     assert argv_bytes(argv) <= plan["host"]["argv_limit"]
 

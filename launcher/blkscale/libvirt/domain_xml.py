@@ -188,6 +188,9 @@ class _Builder:
         self._source(disk, record.blockdev)
         ET.SubElement(disk, "target", dev=record.name, bus=bus)
         ET.SubElement(disk, "serial").text = record.serial
+        wwn = dict(record.props).get("wwn")
+        if wwn:
+            ET.SubElement(disk, "wwn").text = wwn
         if group.backing == "slice":
             # Slices of one file: every device writes to it (share-rw=on).
             ET.SubElement(disk, "shareable")

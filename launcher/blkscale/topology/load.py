@@ -91,7 +91,7 @@ def load(path):
            for i, d in enumerate(data["virtio_blk"])]
     scsi = [ScsiGroup(field=f"virtio_scsi[{i}]", **d)
             for i, d in enumerate(data["virtio_scsi"])]
-    sas = [SasGroup(field=f"sas[{i}]", **d)
+    sas = [SasGroup(field=f"sas[{i}]", number=i, **d)
            for i, d in enumerate(data["sas"])]
     seen = {}
     for group in scsi + sas + blk:

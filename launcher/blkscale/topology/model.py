@@ -107,6 +107,7 @@ class SasGroup:
     controllers: int = 1
     targets: int = 8
     luns: int = 1
+    number: int = 0           # its place among the [[sas]] groups
     kind = "sas"
     num_queues = 1
     # mptsas' can_queue (MPT_SAS_CAN_QUEUE): its request frames are the
