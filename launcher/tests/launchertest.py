@@ -24,7 +24,8 @@ GOLDEN = HERE / "golden"
 # Topologies small enough that a golden file of their whole command line
 # and XML can be read in a review; the large ones are checked for
 # invariants instead (test_golden_argv.py, test_libvirt_xml.py).
-GOLDEN_TOPOLOGIES = ["ci-small", "debug-fuzz", "many-controllers", "smoke"]
+GOLDEN_TOPOLOGIES = ["ci-small", "debug-fuzz", "many-controllers",
+                     "sas-smoke", "smoke"]
 
 
 def shipped_topologies():

@@ -117,11 +117,13 @@ def test_argv_matches_the_plan(topo, tmp_path):
     devices = [_kv(v) for o, v in pairs if o == "-device"]
     kinds = Counter(driver for driver, _ in devices)
     expected = plan["expected"]
-    controllers = sum(g["controllers"] for g in plan["groups"]
-                      if g["kind"] == "virtio_scsi")
+    def controllers(kind):
+        return sum(g["controllers"] for g in plan["groups"]
+                   if g["kind"] == kind)
     assert kinds["virtio-blk-pci"] == expected["virtio"]
     assert kinds["scsi-hd"] == expected["scsi"]
-    assert kinds["virtio-scsi-pci"] == controllers
+    assert kinds["virtio-scsi-pci"] == controllers("virtio_scsi")
+    assert kinds["mptsas1068"] == controllers("sas")
     assert kinds["pci-bridge"] == plan["pci"]["bridges"]
     assert "-drive" not in argv
     # Every PCI device at its own bus and slot, every LUN its own address.
@@ -137,6 +139,12 @@ def test_argv_matches_the_plan(topo, tmp_path):
     serials = [p["serial"] for _, p in devices if "serial" in p]
     assert _unique(nodes) and _unique(drives) and _unique(serials)
     assert len(serials) == expected["virtio"] + expected["scsi"]
+    # Every SAS disk has a WWN of its own: mptsas1068 reports it as the
+    # end device's SAS address, and the guest drops disks that share one.
+    wwns = [p["wwn"] for _, p in devices if "wwn" in p]
+    assert _unique(wwns)
+    assert len(wwns) == sum(g["disks"] for g in plan["groups"]
+                            if g["kind"] == "sas")
     assert set(drives) <= set(nodes)
     assert argv_bytes(argv) <= plan["host"]["argv_limit"]
 

@@ -57,6 +57,7 @@ struct identity {
 	size_t duplicated;	/* disks whose serial another disk has */
 	size_t unexpected;	/* no serial, or one the plan does not have */
 	size_t signatures_checked, signatures_ok;
+	size_t sas_transport;	/* sas-group disks under a SAS end device */
 	size_t checked_kind[DISK_KINDS], ok_kind[DISK_KINDS];
 };
 

@@ -12,13 +12,14 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "census.h"
 #include "sysfs.h"
 
 static const char *const identity_checks[] = {
-	"serial", "size", "signature", "devt-scheme",
+	"serial", "size", "signature", "transport", "devt-scheme",
 };
 
 bool census_identity_check(const char *check)
@@ -63,8 +64,37 @@ void census_read_serial(struct census *c, struct disk *d)
 
 static bool kind_matches(const struct plan_group *g, const struct disk *d)
 {
-	return !strcmp(g->kind, d->kind == DISK_VIRTIO ? "virtio_blk" :
-		       "virtio_scsi");
+	if (d->kind == DISK_VIRTIO)
+		return !strcmp(g->kind, "virtio_blk");
+	return !strcmp(g->kind, "virtio_scsi") || !strcmp(g->kind, "sas");
+}
+
+/*
+ * A sas group's disk must have come through the SAS transport class:
+ * mptsas adds a port, an end device and then the target for each SAS
+ * device it finds, so the disk's device resolves below an end_device-H:N
+ * directory; a disk the HBA exposed any other way does not.
+ */
+static bool check_transport(struct census *c, const struct disk *d,
+			    const struct plan_group *g)
+{
+	char path[PATH_MAX], real[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/block/%s/device", c->paths.sysfs,
+		 d->name);
+	if (!realpath(path, real)) {
+		census_fail(c, d, "transport", errno, "%s: device link",
+			    d->serial);
+		return false;
+	}
+	if (!strstr(real, "/end_device-")) {
+		census_fail(c, d, "transport", 0,
+			    "%s of sas group %s is not below a SAS end device",
+			    d->serial, g->id);
+		return false;
+	}
+	c->id.sas_transport++;
+	return true;
 }
 
 static void check_signature(struct census *c, const struct disk *d,
@@ -133,7 +163,8 @@ void census_identify(struct census *c, size_t i, const void *sector0)
 			    "%s has %llu sectors, its group %llu", d->serial,
 			    (unsigned long long)d->sectors,
 			    (unsigned long long)g->sectors);
-	else if (g->is_signed && sector0)
+	else if ((strcmp(g->kind, "sas") || check_transport(c, d, g)) &&
+		 g->is_signed && sector0)
 		check_signature(c, d, sector0);
 	if (c->failures_total != before)
 		c->id.mismatched++;

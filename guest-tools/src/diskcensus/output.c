@@ -72,6 +72,7 @@ static void json_identity(struct json *j, const struct census *c)
 		json_uint(j, "unexpected", id->unexpected);
 		json_uint(j, "signatures_checked", id->signatures_checked);
 		json_uint(j, "signatures_ok", id->signatures_ok);
+		json_uint(j, "sas_transport", id->sas_transport);
 		json_bool(j, "nonce_checked", c->nonce != NULL);
 		json_object_begin(j, "by_kind");
 		for (i = DISK_VIRTIO; i <= DISK_SCSI; i++) {

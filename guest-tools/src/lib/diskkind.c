@@ -78,7 +78,8 @@ static enum disk_kind scsi_kind(struct disk_kinds *dk, const char *hctl,
 		return DISK_OTHER;
 	}
 	snprintf(why, len, "sd on %s host%u", proc_name, host);
-	if (!strcmp(proc_name, "virtio_scsi"))
+	/* QEMU's SCSI disks: on virtio-scsi, or on an emulated SAS HBA */
+	if (!strcmp(proc_name, "virtio_scsi") || !strcmp(proc_name, "mptsas"))
 		return DISK_SCSI;
 	if (!strcmp(proc_name, "scsi_debug"))
 		return DISK_SIM;

@@ -3,7 +3,7 @@
  * What kind of disk /sys/block/<name> is, decided from sysfs rather than
  * from the name: the driver of its device (virtio_blk; sd), for SCSI disks
  * the host's template name (/sys/class/scsi_host/hostN/proc_name:
- * virtio_scsi or scsi_debug) and, for disks without a device (null_blk),
+ * virtio_scsi, mptsas or scsi_debug) and, for disks without a device (null_blk),
  * the name of the block major in /proc/devices.
  */
 #ifndef BLKSCALE_DISKKIND_H
@@ -16,7 +16,7 @@
 
 enum disk_kind {
 	DISK_VIRTIO,	/* virtio-blk */
-	DISK_SCSI,	/* sd on a virtio-scsi host */
+	DISK_SCSI,	/* sd on a virtio-scsi or mptsas (SAS HBA) host */
 	DISK_SIM,	/* in-guest simulators: sd on scsi_debug, null_blk */
 	DISK_OTHER,	/* anything else: not counted as a disk */
 	DISK_KINDS,

@@ -165,7 +165,8 @@ int diskplan_parse(const char *text, struct diskplan *p, char *err,
 		if (sscanf(buf, "%31s %31s %lu %llu %lu %7s", id, kind, &disks,
 			   &sectors, &is_signed, extra) != 5 ||
 		    strlen(id) >= sizeof(g.id) ||
-		    (strcmp(kind, "virtio_blk") && strcmp(kind, "virtio_scsi")) ||
+		    (strcmp(kind, "virtio_blk") && strcmp(kind, "virtio_scsi") &&
+		     strcmp(kind, "sas")) ||
 		    !disks || disks > PLAN_MAX_DISKS || is_signed > 1) {
 			snprintf(err, errlen,
 				 "line %d: not 'id kind disks sectors signed'",

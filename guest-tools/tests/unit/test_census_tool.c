@@ -5,7 +5,8 @@
  * --dev-root, with --no-read so no real device is opened: expectations
  * from the environment and from options, each consistency check failing
  * once, repeated dev_ts, every disk's identity (serial, size) against the
- * plan's groups, dev_ts off their driver's numbering, and the exit status
+ * plan's groups, a sas group's disks below a SAS end device, dev_ts off
+ * their driver's numbering, and the exit status
  * that goes with each.  sdiw is sd's disk 256, the first beyond the 16 sd
  * majors' first minors: 8:256.
  * Device nodes need mknod: without it the tests are skipped.
@@ -376,6 +377,45 @@ static void identity(void **state)
 	has("line 2: group blk listed twice");
 }
 
+/*
+ * A sas group's disks must hang off a SAS end device, as mptsas adds them
+ * through the SAS transport class: sdiw moves to an mptsas host below
+ * port-1:0/end_device-1:0; sda, on virtio-scsi, may not claim the group.
+ */
+static void sas_transport(void **state)
+{
+	const char *sas = "host1/port-1:0/end_device-1:0/target1:0:0/1:0:0:0";
+	const char *plan = "blk virtio_blk 2 131072 0\n"
+			   "san virtio_scsi 1 131072 0\nhba sas 1 131072 0\n";
+	char rel[128], text[128];
+
+	(void)state;
+	need_tool_and_tree();
+	mkdirs("sys/class/scsi_host/host1");
+	put("sys/class/scsi_host/host1/proc_name", "mptsas\n");
+	snprintf(rel, sizeof(rel), "sys/devices/%s", sas);
+	mkdirs(rel);
+	snprintf(rel, sizeof(rel), "sys/devices/%s/driver", sas);
+	link_to(rel, "/bus/drivers/sd");
+	snprintf(text, sizeof(text), "../../devices/%s", sas);
+	link_to("sys/block/sdiw/device", text);
+	serials("blk-0\n", "blk-1\n");
+	vpd80("sda", "san-0");
+	vpd80("sdiw", "hba-0");
+	assert_int_equal(run_plan(plan), 0);
+	has("\"sas_transport\": 1");
+	has("\"bad\": []");
+
+	vpd80("sda", "hba-0");
+	vpd80("sdiw", "san-0");
+	assert_int_equal(run_plan(plan), 1);
+	has("\"sas_transport\": 0");
+	has("hba-0 of sas group hba is not below a SAS end device");
+
+	link_to("sys/block/sdiw/device", "../../devices/0:0:0:1");
+	serials("blk-0\n", "blk-1\n");
+}
+
 /* sda on sd's second major would be disk 16's place, not disk 0's. */
 static void devt_scheme(void **state)
 {
@@ -411,6 +451,7 @@ int main(void)
 		cmocka_unit_test(repeated_devt),
 		cmocka_unit_test(broken_files),
 		cmocka_unit_test(identity),
+		cmocka_unit_test(sas_transport),
 		cmocka_unit_test(devt_scheme),
 	};
 

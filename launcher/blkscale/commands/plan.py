@@ -99,11 +99,15 @@ def _describe(planned, start, qemu):
         entry = {"field": g.field, "id": g.id, "kind": g.kind,
                  "disks": g.disks, "devices": g.devices,
                  "size_mib": g.size_mib, "backing": g.backing,
-                 "disable_legacy": g.disable_legacy,
-                 "num_queues": sorted({d.num_queues for d in devs}),
-                 "queue_size": sorted({d.queue_size for d in devs}),
-                 "vectors": sorted({d.vectors for d in devs}),
                  "buses": sorted({d.bus.number for d in devs})}
+        if g.kind == "sas":
+            entry["transport"] = SAS_TRANSPORT
+        else:
+            entry.update(
+                disable_legacy=g.disable_legacy,
+                num_queues=sorted({d.num_queues for d in devs}),
+                queue_size=sorted({d.queue_size for d in devs}),
+                vectors=sorted({d.vectors for d in devs}))
         if g.kind == "virtio_blk":
             entry["guest_names"] = [names[(g.id, 0)],
                                     names[(g.id, g.count - 1)]]
@@ -159,20 +163,28 @@ def _describe(planned, start, qemu):
     }
 
 
+# What plan says of a [[sas]] group's HBAs and disks.
+SAS_TRANSPORT = ("mptsas1068 HBAs (guest: mptsas, SAS transport class; "
+                 "INTx, MMIO only)")
+
+
 def _count(n, noun):
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _group_line(g):
-    q = "/".join(map(str, g["num_queues"]))
-    v = "/".join(map(str, g["vectors"]))
-    legacy = "modern-only" if g["disable_legacy"] else "legacy+modern"
     what = (_count(g["disks"], "disk") if g["kind"] == "virtio_blk" else
             f"{_count(g['controllers'], 'controller')} x "
             f"{_count(g['targets'], 'target')} x {_count(g['luns'], 'LUN')}"
             f" = {_count(g['disks'], 'disk')}")
     line = (f"  {g['field']} {g['id']}: {what} of {g['size_mib']} MiB "
-            f"{g['backing']}; queues {q}, vectors {v}, {legacy}")
+            f"{g['backing']}; ")
+    if g["kind"] == "sas":
+        return line + g["transport"]
+    q = "/".join(map(str, g["num_queues"]))
+    v = "/".join(map(str, g["vectors"]))
+    legacy = "modern-only" if g["disable_legacy"] else "legacy+modern"
+    line += f"queues {q}, vectors {v}, {legacy}"
     if g["kind"] == "virtio_blk":
         line += f"; guest names {g['guest_names'][0]}..{g['guest_names'][1]}"
     return line
@@ -197,7 +209,7 @@ def _text(planned, desc, all_buses):
     if desc["modprobe"]:
         lines.append(f"  in-guest simulators: {desc['modprobe']}")
     lines += ["", f"PCI (i440fx): {pci['buses']} buses, {pci['bridges']} "
-              f"pci-bridges ({pci['hubs']} hubs); {pci['devices']} virtio "
+              f"pci-bridges ({pci['hubs']} hubs); {pci['devices']} PCI "
               f"devices of at most {pci['max_devices']}"]
     buses = planned.layout.buses
     shown = buses if all_buses else buses[:BUSES_SHOWN]

@@ -39,7 +39,8 @@ import xml.etree.ElementTree as ET
 
 from ..errors import TopologyError
 from ..machine import model
-from ..machine.disks import (blockdev_args, changed_props, controller_id,
+from ..machine.disks import (DEVICE_PROPS, blockdev_args, changed_props,
+                             controller_id,
                              global_args, node_name, shared_props)
 from ..machine.guest import (RESULTS_PORT, firmware_rom, kernel_cmdline,
                              max_vcpus)
@@ -60,7 +61,10 @@ DRIVE_ADDRESS_MAX = (99, 99, 99999)
 _OVERRIDES = {
     "virtio_blk": {"vectors": "vectors"},
     "virtio_scsi": {"vectors": "vectors", "queue_size": "virtqueue_size"},
+    "sas": {},
 }
+# The SCSI kinds whose disks may be attached after the domain starts.
+SCSI_KINDS = ("virtio_scsi", "sas")
 
 
 def domain_name(topo, variant, suffix=None):
@@ -88,6 +92,9 @@ def _device(driver, **props):
 
 
 def _model(group):
+    """libvirt's SCSI controller model (lsisas1068: QEMU's mptsas1068)."""
+    if group.kind == "sas":
+        return "lsisas1068"
     return ("virtio-non-transitional" if group.disable_legacy
             else "virtio-transitional")
 
@@ -105,7 +112,7 @@ class _Builder:
         # (livedisks.py): their XML or QMP commands go here instead.
         self.late = livedisks.Late()
         scsi = [id(r) for c in self.machine.controllers
-                if c.kind == "virtio_scsi" for r in c.disks]
+                if c.kind in SCSI_KINDS for r in c.disks]
         self._late_ids = set(scsi[len(scsi) - late:]) if late else set()
         # What each SCSI disk on the command line costs there, estimated
         # (livedisks.py), and whether it is a <disk> element, in order.
@@ -181,6 +188,9 @@ class _Builder:
         self._source(disk, record.blockdev)
         ET.SubElement(disk, "target", dev=record.name, bus=bus)
         ET.SubElement(disk, "serial").text = record.serial
+        wwn = dict(record.props).get("wwn")
+        if wwn:
+            ET.SubElement(disk, "wwn").text = wwn
         if group.backing == "slice":
             # Slices of one file: every device writes to it (share-rw=on).
             ET.SubElement(disk, "shareable")
@@ -226,13 +236,14 @@ class _Builder:
             ctrl = ET.SubElement(self.devices, "controller", type="scsi",
                                  index=str(self.scsi_index),
                                  model=_model(group))
-            ET.SubElement(ctrl, "driver",
-                          queues=str(dev.settings["num_queues"]))
+            if group.kind != "sas":
+                ET.SubElement(ctrl, "driver",
+                              queues=str(dev.settings["num_queues"]))
             ET.SubElement(ctrl, "alias", name=alias)
             self._address(ctrl, dev.bus, dev.slot)
             self._override(alias, self._overrides_of(dev))
         else:
-            self.args += _device("virtio-scsi-pci", id=alias,
+            self.args += _device(DEVICE_PROPS[group.kind][0], id=alias,
                                  bus=bus_id(dev.bus), addr=f"{dev.slot:#x}",
                                  **changed_props(dev, self.defaults))
         for record in dev.disks:
@@ -414,4 +425,4 @@ def estimate(planned, files):
 def scsi_disks(planned):
     """How many SCSI disks the domain has, the most that can go late."""
     return sum(len(d.disks) for d in planned.layout.devices
-               if d.group.kind == "virtio_scsi")
+               if d.group.kind in SCSI_KINDS)

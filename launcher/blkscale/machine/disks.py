@@ -17,6 +17,9 @@ DEVICE_PROPS = {
                                         "queue_size": "virtqueue_size",
                                         "vectors": "vectors",
                                         "disable_legacy": "disable-legacy"}),
+    # An HBA with nothing to choose: QEMU's defaults (msi=auto; the
+    # guest's mptbase uses INTx anyway).
+    "sas": ("mptsas1068", {}),
 }
 
 
@@ -38,7 +41,8 @@ def disk_serial(group, index):
 
 
 def controller_id(group, index):
-    """The QEMU id of virtio-scsi controller `index` of a group."""
+    """The QEMU id of SCSI controller `index` of a group (virtio-scsi or
+    SAS)."""
     return f"sc-{group.id}-{index}"
 
 
@@ -93,6 +97,8 @@ def _onoff(value):
 
 
 def device_props(dev):
+    if dev.group.kind == "sas":
+        return {}
     return {"num_queues": dev.num_queues, "queue_size": dev.queue_size,
             "vectors": dev.vectors,
             "disable_legacy": _onoff(dev.group.disable_legacy)}
@@ -149,10 +155,26 @@ def blockdev_args(blockdev):
             f"size={blockdev.size}"]
 
 
+# NAA 3 (locally assigned) names for SAS disks; QEMU's mptsas1068 names
+# itself 0x3525400 << 36 | its PCI address, so disks keep 0 in the next
+# nibble and cannot meet an HBA's address.
+SAS_WWN_BASE = 0x3 << 60
+
+
+def disk_wwn(group, index):
+    """A SAS disk's WWN, which mptsas1068 reports as the end device's SAS
+    address: QEMU leaves scsi-hd's at 0, and the guest's mptsas adds no
+    end device for disks that share an address."""
+    return SAS_WWN_BASE | group.number << 40 | index + 1
+
+
 def disk_props(disk):
-    """The properties every disk device has: its node, serial, sharing."""
+    """The properties every disk device has: its node, serial, sharing,
+    and on a SAS HBA its WWN."""
     props = {"drive": node_name(disk.group, disk.index),
              "serial": disk_serial(disk.group, disk.index)}
+    if disk.group.kind == "sas":
+        props["wwn"] = f"{disk_wwn(disk.group, disk.index):#018x}"
     if disk.group.backing == "slice":
         # Slices of one file: every device writes to the same file node.
         props["share-rw"] = True

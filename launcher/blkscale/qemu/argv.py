@@ -28,8 +28,8 @@ def _props(props):
                    for k, v in props.items())
 
 
-def scsi_bus_path(bus, ctrl):
-    """The absolute path of a virtio-scsi controller's SCSI bus.
+def scsi_bus_path(bus, ctrl, kind="virtio_scsi"):
+    """The absolute path of a SCSI controller's SCSI bus.
 
     QEMU resolves a bus named only by its id ("sc-san-3.0") with a
     depth-first search of every device (qbus_find_recursive), which
@@ -45,6 +45,9 @@ def scsi_bus_path(bus, ctrl):
     path = "/i440FX-pcihost/" + bus.qemu_id
     for qid in reversed(chain):
         path += f"/{qid}/{qid}"
+    if kind == "sas":
+        # The HBA is the PCI device and owns its SCSI bus.
+        return f"{path}/{ctrl}/{ctrl}.0"
     # The controller is a virtio-pci proxy; the SCSI bus belongs to the
     # virtio-scsi-device on its virtio-bus.
     return f"{path}/{ctrl}/virtio-bus/virtio-scsi-device/{ctrl}.0"
@@ -119,7 +122,7 @@ def build_argv(planned, files, variant, accel, qemu):
             continue
         ctrl_id = controller_id(ctrl.group, ctrl.index)
         argv += ["-device", f"{qtype},id={ctrl_id},{place}{props}"]
-        scsi_bus = scsi_bus_path(ctrl.bus, ctrl_id)
+        scsi_bus = scsi_bus_path(ctrl.bus, ctrl_id, ctrl.kind)
         for disk in ctrl.disks:
             argv += blockdev_args(disk.blockdev)
             argv += ["-device", f"scsi-hd,bus={scsi_bus},"

@@ -294,6 +294,10 @@ def build(ctx, stream):
         doc["fio"] = derive_fio(sections["fio_raw"], ctx.fio_disk_map,
                                 topo.plan.fio.verify)
         doc["fio_raw"] = sections["fio_raw"]
+    if topo.sas_groups:
+        # Of the SCSI disks, those the census must find below a SAS end
+        # device (census.identity.sas_transport).
+        doc["topology"]["expected_sas"] = topo.expected_sas
     doc["outcome"] = outcome(stream, found, expected)
     return Results(doc)
 

@@ -1,4 +1,5 @@
-"""PCI placement of the virtio devices on an i440fx (`-machine pc`) guest.
+"""PCI placement of the disk devices on an i440fx (`-machine pc`) guest:
+virtio devices and SAS HBAs.
 
 The root bus has 32 slots: 0 is the host bridge, 1 the PIIX3 (ISA, IDE,
 ACPI), 2 our virtio-serial results port, so 29 remain.  More devices go
@@ -12,7 +13,7 @@ carry further bridges.  With H hubs, root and hubs offer
 29 + 255 * 31 = 7934 slots for devices: the most one guest can take.
 
 Devices are placed group by group (virtio-scsi controllers first, then
-virtio-blk groups, each in file order) into the first free slots in the
+SAS HBAs, then virtio-blk groups, each in file order) into the first free slots in the
 order the guest kernel enumerates them: every bus lists its own devices
 before the buses behind its bridges (pci_bus_add_devices()).  The same
 order makes virtio_blk probe, so the guest names disks vda, vdb, ... in
@@ -210,7 +211,7 @@ def _bridges_needed(groups):
 
 
 def plan_layout(topo):
-    """The Layout of the topology's virtio devices, or TopologyError."""
+    """The Layout of the topology's PCI disk devices, or TopologyError."""
     groups = topo.pci_groups
     root_only = sum(g.devices for g in groups if g.bus == "root")
     if root_only > ROOT_FREE:
@@ -235,7 +236,7 @@ def plan_layout(topo):
     what = "count" if failed.kind == "virtio_blk" else "controllers"
     most = ROOT_FREE + MAX_BRIDGES * (SLOTS_PER_BUS - 1)
     raise TopologyError(topo.path, f"{failed.field}.{what}", "PCI is full: "
-                        f"{total} virtio devices do not fit; {MAX_BRIDGES} "
+                        f"{total} PCI devices do not fit; {MAX_BRIDGES} "
                         f"pci-bridges give at most {most} slots (fewer with "
                         "per_bus or bus limits)")
 

@@ -13,7 +13,7 @@ from ..errors import TopologyError
 from ..kernels import RESERVED_CMDLINE
 from . import schema
 from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Plan,
-                    ScsiDebug, ScsiGroup, Timeouts, Topology)
+                    SasGroup, ScsiDebug, ScsiGroup, Timeouts, Topology)
 
 # guest.clocksource sets these unless it is "kernel".
 CLOCK_CMDLINE = ("clocksource=", "tsc=")
@@ -91,8 +91,10 @@ def load(path):
            for i, d in enumerate(data["virtio_blk"])]
     scsi = [ScsiGroup(field=f"virtio_scsi[{i}]", **d)
             for i, d in enumerate(data["virtio_scsi"])]
+    sas = [SasGroup(field=f"sas[{i}]", number=i, **d)
+           for i, d in enumerate(data["sas"])]
     seen = {}
-    for group in scsi + blk:
+    for group in scsi + sas + blk:
         if group.id in seen:
             raise TopologyError(path, f"{group.field}.id", f'"{group.id}" is '
                                 f"already the id of {seen[group.id]}")
@@ -105,7 +107,7 @@ def load(path):
 
     # The plan's disks are chosen here, so that every record is whole
     # when it is made.
-    groups = scsi + blk
+    groups = scsi + sas + blk
     p = data["plan"]
     steps = p["steps"]
     args = {k: v for k, v in (p["args"] or {}).items() if v is not None}
@@ -115,14 +117,15 @@ def load(path):
         fio, fio_disks = _fio(path, p["fio"], groups, blk)
     lvm_disks = []
     if "lvm" in steps:
-        lvm_disks = _lvm_disks(path, p["lvm"], groups, blk + scsi)
+        lvm_disks = _lvm_disks(path, p["lvm"], groups, blk + scsi + sas)
     blktests = Blktests(**p["blktests"])
     if "blktests" in steps:
         blktests = _blktests(path, p["blktests"], groups)
     plan = Plan(steps, p["settle_s"], args, fio, Lvm(**p["lvm"]), blktests)
 
     topo = Topology(path, name, data["description"], guest, timeouts, blk,
-                    scsi, scsi_debug, null_blk, plan, fio_disks, lvm_disks)
+                    scsi, scsi_debug, null_blk, plan, fio_disks, lvm_disks,
+                    sas)
     if not topo.expected_total:
         _check_diskless(topo)
     return topo
@@ -149,7 +152,8 @@ def _check_diskless(topo):
                             "topology has no disks: nothing to run")
     raise TopologyError(topo.path, "plan.steps", f"step {needing[0]} needs "
                         "disks and the topology has none: add [[virtio_blk]],"
-                        " [[virtio_scsi]], [scsi_debug] or [null_blk], or run"
+                        " [[virtio_scsi]], [[sas]], [scsi_debug] or "
+                        "[null_blk], or run"
                         " only " + ", ".join(schema.DISKLESS_STEPS))
 
 
@@ -189,7 +193,7 @@ def _fio(path, raw, groups, blk):
                               blk or groups)
     if not chosen:
         raise TopologyError(path, "plan.steps", "step fio needs at least "
-                            "one virtio_blk or virtio_scsi disk group")
+                            "one virtio_blk, virtio_scsi or sas disk group")
     disks = _first_disks(chosen, raw["disks"])
     null = [g for g in {id(g): g for g, _ in disks}.values()
             if not g.file_backed]

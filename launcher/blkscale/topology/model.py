@@ -91,6 +91,38 @@ class ScsiGroup(PciGroup):
 
 
 @dataclass(frozen=True)
+class SasGroup:
+    """mptsas1068 HBAs, each with targets x luns scsi-hd disks.
+
+    Not a virtio device: no queues or MSI-X table to choose.  The guest's
+    mptbase uses INTx (vectors 0) unless told otherwise, and its MMIO BAR
+    only; the 256-byte I/O BAR stays unused (topology/resources.py).
+    """
+    field: str
+    id: str
+    backing: str
+    size_mib: int
+    bus: str
+    per_bus: int
+    controllers: int = 1
+    targets: int = 8
+    luns: int = 1
+    number: int = 0           # its place among the [[sas]] groups
+    kind = "sas"
+    num_queues = 1
+    # mptsas' can_queue (MPT_SAS_CAN_QUEUE): its request frames are the
+    # HBA's preallocated requests in the memory estimate.
+    queue_size = 128
+    vectors = 0
+
+    size_bytes = PciGroup.size_bytes
+    file_backed = PciGroup.file_backed
+    devices = ScsiGroup.devices
+    disks_per_controller = ScsiGroup.disks_per_controller
+    disks = ScsiGroup.disks
+
+
+@dataclass(frozen=True)
 class ScsiDebug:
     add_host: int
     num_tgts: int
@@ -191,11 +223,14 @@ class Topology:
     # The fio and lvm disks the loader chose, as (group, index) pairs.
     fio_disks: list
     lvm_disks: list
+    sas_groups: list = field(default_factory=list)
 
     @property
     def pci_groups(self):
-        """Every virtio PCI group in placement order: controllers first."""
-        return list(self.scsi_groups) + list(self.blk_groups)
+        """Every PCI disk group in placement order: controllers first
+        (virtio-scsi, then SAS HBAs), then virtio-blk disks."""
+        return (list(self.scsi_groups) + list(self.sas_groups)
+                + list(self.blk_groups))
 
     def largest_disk_field(self):
         """The field to change when there are too many disks: the disk
@@ -220,9 +255,15 @@ class Topology:
             sim += self.null_blk.disks
         return {
             "virtio": sum(g.count for g in self.blk_groups),
-            "scsi": sum(g.disks for g in self.scsi_groups),
+            "scsi": sum(g.disks for g in self.scsi_groups + self.sas_groups),
             "sim": sim,
         }
+
+    @property
+    def expected_sas(self):
+        """SCSI disks the guest must find attached through the SAS
+        transport class (a part of expected["scsi"])."""
+        return sum(g.disks for g in self.sas_groups)
 
     @property
     def expected_total(self):

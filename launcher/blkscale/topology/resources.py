@@ -109,8 +109,7 @@ def _io_space(topo, layout):
 
     def bus_io(bus):
         nonlocal bridges
-        legacy = sum(1 for d in bus.devices.values()
-                     if not d.group.disable_legacy)
+        legacy = sum(1 for d in bus.devices.values() if _legacy_io(d))
         size = legacy * IO_LEGACY_BAR + sum(bus_io(b)
                                             for b in bus.bridges.values())
         if bus.kind == "root":
@@ -122,8 +121,7 @@ def _io_space(topo, layout):
 
     used = bus_io(layout.root) + IO_ROOT_FIXED
     if used > IO_SPACE:
-        group = next(d.group for d in layout.devices
-                     if not d.group.disable_legacy)
+        group = next(d.group for d in layout.devices if _legacy_io(d))
         raise TopologyError(topo.path, f"{group.field}.disable_legacy",
                             f"legacy I/O BARs need {used // 1024} KiB "
                             f"of I/O space ({bridges} pci-bridges at "
@@ -131,6 +129,14 @@ def _io_space(topo, layout):
                             f"{IO_SPACE // 1024} KiB: set disable_legacy = "
                             "true")
     return used, bridges
+
+
+def _legacy_io(device):
+    """Whether the guest's driver needs the device's I/O BAR: a legacy
+    virtio device's registers are there.  An mptsas1068 HBA has a 256-byte
+    I/O BAR too, but mptbase maps its MMIO BAR alone (mpt_mapresources()),
+    so an HBA whose I/O BAR the firmware leaves unassigned still works."""
+    return device.group.kind != "sas" and not device.group.disable_legacy
 
 
 def _fds(topo, layout):
@@ -175,16 +181,19 @@ def _memory(topo, layout):
     initrd_kib = initramfs_bytes(topo.guest.variants) // 1024
     parts = {"kernel": MEM_FIXED_KIB, "initramfs x2": 2 * initrd_kib}
     blk = 0
-    ctrl = 0
+    ctrl = {"virtio_scsi": 0, "sas": 0}
     for d in layout.devices:
         requests = d.num_queues * d.queue_size * MEM_REQUEST_KIB
         if d.group.kind == "virtio_blk":
             blk += MEM_BLK_DISK_KIB + requests
         else:
-            ctrl += MEM_CONTROLLER_KIB + requests
+            ctrl[d.group.kind] += MEM_CONTROLLER_KIB + requests
     parts["virtio_blk"] = int(blk)
-    scsi = MEM_SCSI_DISK_KIB * topo.expected["scsi"]
-    parts["virtio_scsi"] = int(ctrl + scsi)
+    for kind, groups in (("virtio_scsi", topo.scsi_groups),
+                         ("sas", topo.sas_groups)):
+        scsi = MEM_SCSI_DISK_KIB * sum(g.disks for g in groups)
+        if kind == "virtio_scsi" or groups:
+            parts[kind] = int(ctrl[kind] + scsi)
     sim = 0
     if topo.scsi_debug:
         sim += (MEM_SCSI_DISK_KIB * topo.scsi_debug.disks

@@ -319,6 +319,27 @@ VIRTIO_SCSI = Table({
                   "virtqueue size (auto: QEMU's default, 256)"),
 })
 
+# QEMU 7.2's mptsas1068 (hw/scsi/mptsas.c): its SCSI bus takes scsi-id
+# 0..8 and lun 0..1, but the HBA answers only targets below
+# MPTSAS_NUM_PORTS (8), one SAS device per phy, and reports each phy's
+# LUN 0 in its SAS device pages; the guest's mptsas finds further LUNs by
+# REPORT LUNS.  A PCI device with no virtio properties: the guest's
+# mptbase uses its MMIO BAR only and INTx unless mpt_msi_enable_sas=1.
+SAS_TARGETS = 8
+SAS_LUNS = 2
+
+SAS = Table({
+    "id": Field(Str(pattern=ID_PATTERN), required=True, doc="group id"),
+    "controllers": Field(Int(1, 4096), 1, doc="mptsas1068 HBAs"),
+    "targets": Field(Int(1, SAS_TARGETS), SAS_TARGETS,
+                     doc="SAS end devices per HBA (one per phy)"),
+    "luns": Field(Int(1, SAS_LUNS), 1, doc="LUNs per end device"),
+    **_backing_fields(),
+    "bus": Field(Str(choices=("auto", "root", "bridge")), "auto",
+                 doc="root bus, behind pci-bridges, or auto"),
+    "per_bus": Field(Int(1, 32), 32, doc="most HBAs of the group on one bus"),
+})
+
 # Parameters that would change the number of disks behind our back.
 _SCSI_DEBUG_RESERVED = {
     "delay": "set scsi_debug.delay instead",
@@ -464,6 +485,7 @@ TOPOLOGY = Table({
     "timeouts": Field(TIMEOUTS),
     "virtio_blk": Field(TableArray(VIRTIO_BLK), []),
     "virtio_scsi": Field(TableArray(VIRTIO_SCSI), []),
+    "sas": Field(TableArray(SAS), []),
     "scsi_debug": Field(SCSI_DEBUG, None),
     "null_blk": Field(NULL_BLK, None),
     "plan": Field(PLAN),
