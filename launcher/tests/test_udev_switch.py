@@ -97,12 +97,13 @@ def results_with_udev(without_by_id=0):
                              "disks_without_by_id": without_by_id,
                              "disks_excused": 0, "disks_with_by_path": 4}},
         "udev": {"package": "udev 252.39-1~deb12u2", "coldplug": "live",
-                 "settle_exit": 0, "settled_s": 12.5,
+                 "settle_exit": 0, "settled_s": 13.0,
                  "cpu": {"hz": 100, "udevd_and_workers_ticks": 20},
                  "disk_latency_ms": {"median": 30.0, "p90": 50.0,
                                      "max": 70.0},
                  "monitor": {"kernel_events": 40, "udev_events": 40,
-                             "last_disk_kernel_s": 10.25},
+                             "last_disk_kernel_s": 10.25,
+                             "last_udev_s": 12.5},
                  "log": {"worker_slow": 0, "worker_killed": 0,
                          "rule_failures": 1}},
     }
@@ -116,6 +117,12 @@ def test_figures_of_a_run_with_udev():
     assert "2.25 s after the last disk" in udevfigures.line(fig)
     assert "by-id 3 disks, 1 without" in udevfigures.links_line(fig)
     assert "rule failures 1" in udevfigures.links_line(fig)
+
+
+def test_no_settle_figure_when_settle_timed_out():
+    doc = results_with_udev()
+    doc["udev"]["settle_exit"] = 1
+    assert udevfigures.of(doc)["settle_after_last_disk_s"] is None
 
 
 def test_no_figures_without_udev():

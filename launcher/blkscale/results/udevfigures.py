@@ -19,7 +19,10 @@ def of(doc):
     cpu = udev.get("cpu") or {}
     log = udev.get("log") or {}
     links = lookup(results.body, "census", "links") or {}
-    settled = number(udev.get("settled_s"))
+    # udev's last event: settle found the queue empty after it (settled_s
+    # itself is when /init got round to asking, later on a slow guest)
+    settled = number(monitor.get("last_udev_s")) \
+        if udev.get("settle_exit") == 0 else None
     last = number(monitor.get("last_disk_kernel_s"))
     hz = number(cpu.get("hz"))
     ticks = number(cpu.get("udevd_and_workers_ticks"))
