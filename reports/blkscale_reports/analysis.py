@@ -8,7 +8,7 @@ from blkscale.figures import clockfloor
 from blkscale.results.runresults import Results
 
 from . import (blktests, bootcurve, everydisk, fit, predict, profile,
-               repeats, series, summary)
+               repeats, series, summary, udev)
 from .series import num
 from .table import Table, fmt, pct
 
@@ -472,6 +472,11 @@ def analyse(run):
     if not proven:
         a.notes["everydisk"] = "No run of this report checked disk " \
             "identities (a census with the plan's disk groups)."
+    found = udev.tables(run)
+    a.tables.update(found)
+    if not found:
+        a.notes["udev"] = "No run of this report had udev in the guest " \
+            "(guest.udev)."
     found = blktests.tables(run)
     a.tables.update(found)
     if not found:

@@ -38,6 +38,11 @@ SECTIONS = [
      "sector 0 of file-backed disks) and written and verified by fio, over "
      "the disks expected, per kind and kernel, with the guest time of each "
      "step; lvm2's phase times against the number of physical volumes."),
+    ("udev", "udev in the guest", None, ["udev"],
+     "Debian's systemd-udevd in the guest (guest.udev): events handled, "
+     "the time from the last disk's uevent until udev settled, udev's CPU "
+     "per disk, each disk's latency from its uevent to udev's, the by-id "
+     "and by-path links found against the disks, and udev's failures."),
     ("blktests", "blktests", None, ["blktests_summary", "blktests"],
      "The block layer's own regression suite on each kernel: every test "
      "side by side, regressions (passed on the reference kernel, failed on "

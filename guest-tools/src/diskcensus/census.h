@@ -32,6 +32,7 @@ struct disk {
 	bool have_dev;		/* its dev and size attributes were read */
 	bool read_ok;
 	char serial[DISKSIG_ID_SIZE];	/* as QEMU gave it; "" if none */
+	uint32_t by_id_links, by_path_links;	/* udev's, in /dev/disk */
 };
 
 /* One check a disk did not pass. */
@@ -68,6 +69,16 @@ struct devt_scheme {
 	size_t sd_beyond_256_ok;	/* ... whose dev_t and node work */
 };
 
+/* The links udev made in /dev/disk (links.c), when asked to look. */
+struct census_links {
+	const char *dir;	/* /dev/disk, or NULL: not checked */
+	unsigned int excused;	/* kinds allowed no by-id link, a bit each */
+	bool checked;
+	size_t by_id_links, by_path_links;
+	size_t disks_with_by_id, disks_without_by_id, disks_excused;
+	size_t disks_with_by_path;
+};
+
 struct census {
 	struct census_paths paths;
 	bool read_disks;
@@ -89,6 +100,7 @@ struct census {
 	const char *nonce;	/* the run's signature nonce, or NULL */
 	struct identity id;
 	struct devt_scheme scheme;
+	struct census_links links;
 
 	size_t read_ok, read_failed, consistency_errors;
 	struct failure *failures;
@@ -120,6 +132,11 @@ void census_identify(struct census *c, size_t i, const void *sector0);
 void census_identity_finish(struct census *c);
 void census_devt_scheme(struct census *c, const struct disk *d);
 int census_write_serial_map(const struct census *c, const char *path);
+
+/* links.c: udev's /dev/disk/by-id and by-path links of every disk. */
+int census_links_excuse(struct census *c, const char *kinds);
+void census_links(struct census *c);
+void census_links_json(struct json *j, const struct census *c);
 
 /* output.c */
 void census_print_json(struct census *c);

@@ -27,6 +27,7 @@ static struct {
 	unsigned long max_failures;
 	const char *sysfs, *proc, *dev;
 	const char *groups, *nonce, *serial_map;
+	const char *links, *no_by_id;
 } cfg = {
 	.expect = { NOT_GIVEN, NOT_GIVEN, NOT_GIVEN },
 	.max_failures = 32,
@@ -62,6 +63,10 @@ static const struct opt options[] = {
 		"the run's signature nonce (default: $BLKSCALE_SIGNATURE_NONCE)"),
 	OPT_STR("serial-map", 0, &cfg.serial_map, "FILE",
 		"write 'serial name' of every disk with a serial to FILE"),
+	OPT_STR("links", 0, &cfg.links, "DIR",
+		"udev's link directory (/dev/disk): every disk must have a by-id link there; by-path links are counted"),
+	OPT_STR("no-by-id", 0, &cfg.no_by_id, "KINDS",
+		"disk kinds excused from the by-id link, comma-separated: virtio_blk, virtio_scsi, scsi_debug, null_blk"),
 	OPT_STR("sysfs-root", 0, &cfg.sysfs, "DIR", "where sysfs is (/sys)"),
 	OPT_STR("proc-root", 0, &cfg.proc, "DIR", "where procfs is (/proc)"),
 	OPT_STR("dev-root", 0, &cfg.dev, "DIR",
@@ -161,6 +166,12 @@ int main(int argc, char **argv)
 		return ret;
 	if (expectations(&c) || load_groups(&c))
 		return 2;
+	if (census_links_excuse(&c, cfg.no_by_id)) {
+		fprintf(stderr, "diskcensus: --no-by-id: '%.60s': not a list of virtio_blk, virtio_scsi, scsi_debug, null_blk\n",
+			cfg.no_by_id);
+		return 2;
+	}
+	c.links.dir = cfg.links;
 	c.paths.sysfs = cfg.sysfs;
 	c.paths.proc = cfg.proc;
 	c.paths.dev = cfg.dev;

@@ -189,6 +189,7 @@ void census_print_json(struct census *c)
 	json_uint(&j, "read_failed", c->read_failed);
 	json_uint(&j, "consistency_errors", c->consistency_errors);
 	json_identity(&j, c);
+	census_links_json(&j, c);
 	json_failures(&j, c);
 	json_double(&j, "uptime_s", c->uptime_s);
 	json_double(&j, "duration_s", c->duration_s);
@@ -228,6 +229,11 @@ void census_print_human(const struct census *c)
 	printf("dev_t scheme: %zu of %zu disks as their driver numbers them; %zu sd disks beyond 256, %zu of them working\n",
 	       c->scheme.ok, c->scheme.checked, c->scheme.sd_beyond_256,
 	       c->scheme.sd_beyond_256_ok);
+	if (c->links.checked)
+		printf("links in %s: %zu disks with a by-id link, %zu without, %zu excused; %zu with a by-path link\n",
+		       c->links.dir, c->links.disks_with_by_id,
+		       c->links.disks_without_by_id, c->links.disks_excused,
+		       c->links.disks_with_by_path);
 	for (i = 0; i < c->nfailures; i++) {
 		f = &c->failures[i];
 		printf("  %s: %s: %s%s%s\n", f->disk, f->check, f->detail,

@@ -30,6 +30,7 @@
 
 static char tool[PATH_LEN + 32];
 static char out[64 * 1024];
+static char cmd_extra[2 * PATH_LEN];
 
 static void put_bytes(const char *rel, const void *data, size_t len)
 {
@@ -278,6 +279,55 @@ static void inconsistent_views(void **state)
 			     NULL), 0);
 }
 
+/*
+ * udev's links (--links): every disk needs one in by-id, a disk of an
+ * excused kind does not; by-path links and partitions' links are counted.
+ */
+static void udev_links(void **state)
+{
+	char dir[PATH_LEN + 16];
+
+	(void)state;
+	need_tool_and_tree();
+	path_of(dir, "dev/disk");
+	mkdirs("dev/disk/by-id");
+	mkdirs("dev/disk/by-path");
+	link_to("dev/disk/by-id/virtio-vd-0", "../../vda");
+	link_to("dev/disk/by-id/virtio-vd-1", "../../vdq");
+	link_to("dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_scsi-0", "../../sda");
+	link_to("dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_scsi-0-part1",
+		"../../sda1");
+	link_to("dev/disk/by-path/pci-0000:00:03.0", "../../vda");
+	snprintf(cmd_extra, sizeof(cmd_extra), "--links %s", dir);
+	/* sdiw has none: the census fails and names it */
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     cmd_extra), 1);
+	has("\"disks_with_by_id\": 3");
+	has("\"disks_without_by_id\": 1");
+	has("\"by_id_links\": 4");
+	has("\"disks_with_by_path\": 1");
+	has("\"disk\": \"sdiw\"");
+	has("\"check\": \"by-id\"");
+	has("sdiw: by-id: no link in");
+	/* its kind excused: ok */
+	snprintf(cmd_extra, sizeof(cmd_extra), "--links %s --no-by-id null_blk,virtio_scsi",
+		 dir);
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     cmd_extra), 0);
+	has("\"disks_excused\": 1");
+	has("\"virtio_scsi\"");
+	has("\"null_blk\"");
+	/* a kind that does not exist: exit 2, one line */
+	assert_int_equal(run(NULL, "--no-by-id nvme"), 2);
+	has("diskcensus: --no-by-id: 'nvme': not a list of");
+	/* with its link, the census passes without excuses */
+	link_to("dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_scsi-1", "../../sdiw");
+	snprintf(cmd_extra, sizeof(cmd_extra), "--links %s", dir);
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     cmd_extra), 0);
+	has("\"disks_without_by_id\": 0");
+}
+
 static void repeated_devt(void **state)
 {
 	(void)state;
@@ -449,6 +499,7 @@ int main(void)
 		cmocka_unit_test(expectations),
 		cmocka_unit_test(inconsistent_views),
 		cmocka_unit_test(repeated_devt),
+		cmocka_unit_test(udev_links),
 		cmocka_unit_test(broken_files),
 		cmocka_unit_test(identity),
 		cmocka_unit_test(sas_transport),

@@ -125,7 +125,8 @@ def _describe(planned, start, qemu):
                   "firmware": topo.guest.firmware,
                   "uevent_helper": topo.guest.uevent_helper,
                   "clocksource": topo.guest.clocksource,
-                  "console": topo.guest.console},
+                  "console": topo.guest.console,
+                  "udev": topo.guest.udev},
         "timeouts": vars(topo.timeouts),
         "expected": dict(topo.expected, total=topo.expected_total),
         "groups": groups,
@@ -198,7 +199,8 @@ def _text(planned, desc, all_buses):
         lines.append("  " + t["description"])
     to = desc["timeouts"]
     lines += [f"guest: {g['vcpus']} vCPUs, {g['memory_mib']} MiB, firmware "
-              f"{g['firmware']}, uevent helper {g['uevent_helper']}; "
+              f"{g['firmware']}, uevent helper {g['uevent_helper']}"
+              + (", udev" if g["udev"] else "") + "; "
               "variants " + " ".join(g["variants"]),
               f"kernel command line (TCG): {g['cmdline']}",
               f"timeouts: boot {to['boot_s']} s, run {to['run_s']} s, "

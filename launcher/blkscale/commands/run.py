@@ -7,7 +7,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from .. import backends, paths, provenance, topology
+from .. import backends, paths, provenance, topology, udevkernel
 from .. import qemubinary as qemu_binary
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
@@ -118,6 +118,7 @@ def main(args):
     planned = topology.prepare(args.topology)
     topo = planned.topo
     variants = _variants(args, topo)
+    udevkernel.check(topo, variants)
     qemu = qemu_binary.resolve(args.qemu, topo)
     backend = backends.chosen(args.backend, qemu, args.libvirt_uri,
                               args.staging)

@@ -6,6 +6,10 @@ cached by content under build/blktests/.  Without BLKTESTS_DIR the guest's
 step skips and says why.  A modular kernel (a distro's) adds a second
 layer, the modules blktests loads (blktests/modlayer.sh), since its base
 image holds only those a scale run needs.
+
+guest.udev adds the udev layer (guest-tools/initramfs/udev/mklayer.sh):
+Debian's systemd-udevd, its rules and helpers from the host's packages,
+built on demand and cached by content under build/udev/.
 """
 
 import os
@@ -17,6 +21,7 @@ from ..errors import UsageError
 LAYER_SCRIPTS = paths.REPO / "guest-tools" / "initramfs" / "blktests"
 MKLAYER = LAYER_SCRIPTS / "mklayer.sh"
 MODLAYER = LAYER_SCRIPTS / "modlayer.sh"
+UDEV_MKLAYER = paths.REPO / "guest-tools" / "initramfs" / "udev" / "mklayer.sh"
 
 
 def blktests_source():
@@ -26,10 +31,14 @@ def blktests_source():
 
 def for_plan(topo):
     """Paths of the layers this plan needs, in order (built if missing)."""
-    if not _runs_blktests(topo):
-        return []
-    checkout = blktests_source()
-    return [_layer([str(MKLAYER), checkout], f"BLKTESTS_DIR={checkout}")]
+    found = []
+    if _runs_blktests(topo):
+        checkout = blktests_source()
+        found.append(_layer([str(MKLAYER), checkout],
+                            f"BLKTESTS_DIR={checkout}"))
+    if topo.guest.udev:
+        found.append(_layer([str(UDEV_MKLAYER)], "guest.udev", "udev"))
+    return found
 
 
 def modular(variant):
@@ -50,10 +59,11 @@ def _runs_blktests(topo):
     return "blktests" in topo.plan.steps and blktests_source() is not None
 
 
-def _layer(argv, what):
-    """Run a layer script with the output directory last; its path."""
+def _layer(argv, what, subdir="blktests"):
+    """Run a layer script with the output directory (build/SUBDIR) last;
+    the path of the layer it made."""
     build = paths.build_dir()
-    proc = subprocess.run([*argv, str(build / "blktests")],
+    proc = subprocess.run([*argv, str(build / subdir)],
                           capture_output=True, text=True, check=False,
                           env=dict(os.environ, BUILD=str(build)))
     if proc.returncode != 0:

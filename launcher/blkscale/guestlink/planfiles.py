@@ -30,8 +30,12 @@ def plan_env(topo, run_id, variant):
         "BLKSCALE_MODPROBE": topo.modprobe(),
         "BLKSCALE_SETTLE_S": str(topo.plan.settle_s),
         "BLKSCALE_UEVENT_HELPER": topo.guest.uevent_helper,
+        "BLKSCALE_UDEV": "1" if topo.guest.udev else "0",
         "BLKSCALE_SIGNATURE_NONCE": signatures.run_nonce(run_id, variant),
     }
+    if topo.guest.udev:
+        values["BLKSCALE_UDEV_SETTLE_S"] = str(topo.guest.udev_settle_s)
+        values["BLKSCALE_UDEV_NO_BY_ID"] = ",".join(topo.guest.udev_no_by_id)
     if "fio" in topo.plan.steps:
         values["BLKSCALE_FIO_BATCH"] = str(topo.plan.fio.batch)
     if "blktests" in topo.plan.steps:

@@ -11,6 +11,7 @@ taken repeat by repeat, as bench does (blkscale.figures.stats).
 """
 
 from ..errors import worst
+from ..results import udevfigures
 
 # The boot figures the summary gives for every variant.
 FIGURES = ("qemu_start_s", "kernel_to_init_s", "census_complete_s")
@@ -51,6 +52,35 @@ def ratios(runs, variant, ref):
     return {f: paired_ratio(mine[f], theirs[f]) for f in FIGURES}
 
 
+def udev_figures(runs, variant):
+    """{figure: Summary} of udev's figures of one variant over its
+    repeats that ran udev (guest.udev), {} without any."""
+    from ..figures.stats import Summary
+    own = {k: o.udev for k, o in runs
+           if o.variant == variant and o.kind == "ok" and o.udev}
+    if not own:
+        return {}
+    return {f: Summary.of({k: u.get(f) for k, u in own.items()})
+            for f in udevfigures.NAMES}
+
+
+def udev_lines(runs, variants):
+    """Per variant with udev: the medians of its udev figures with their
+    spread."""
+    out = []
+    for v in variants:
+        figs = udev_figures(runs, v)
+        if not figs:
+            continue
+        text = {f: s.text(lambda x: f"{x:.2f}") if s.n else "-"
+                for f, s in figs.items()}
+        out.append(f"  {v:<8} udev: settled {text['settle_after_last_disk_s']}"
+                   f" s after the last disk, {text['cpu_ms_per_disk']} ms CPU"
+                   f" per disk, latency median {text['latency_median_ms']} "
+                   f"ms, events {text['udev_events']}")
+    return out
+
+
 def variant_entry(runs, variant, ref):
     """The summary's aggregate for one variant."""
     own = [o for _, o in runs if o.variant == variant]
@@ -62,6 +92,9 @@ def variant_entry(runs, variant, ref):
         "repeats_ok": sum(o.kind == "ok" for o in own),
         "figures": {f: s.to_json() for f, s in figures(runs, variant).items()},
     }
+    udev = udev_figures(runs, variant)
+    if udev:
+        entry["udev"] = {f: s.to_json() for f, s in udev.items()}
     if variant != ref:
         entry["vs_" + ref] = {f: s.to_json() for f, s in
                               ratios(runs, variant, ref).items()}

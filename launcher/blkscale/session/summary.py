@@ -5,6 +5,7 @@ import os
 
 from .. import paths
 from ..results import SUMMARY_SCHEMA
+from ..results import udevfigures
 from ..results.runsummary import Summary
 from . import repeats
 
@@ -24,6 +25,7 @@ def _entry(o, run_dir):
         "results": _rel(o.results, run_dir),
         "console": _rel(o.console, run_dir),
         "clocksource": o.clocksource, "kernel_console": o.kernel_console,
+        "udev": o.udev,
     }
 
 
@@ -90,6 +92,9 @@ def report(doc, runs, summary_path):
             # A skipped step is no failure, but the run says why.
             out += [f"           {s['name']} skipped: {s.get('message')}"
                     for s in o.steps if s["verdict"] == "skipped"]
+        if o.udev:
+            out.append("           " + udevfigures.line(o.udev))
+            out.append("           " + udevfigures.links_line(o.udev))
         if o.kind != "ok":
             out.append(f"           {o.message}")
         where = o.results or o.console
@@ -105,6 +110,7 @@ def report(doc, runs, summary_path):
         out.append(f"  median of {repeat} repeats [min-max, or the 95% "
                    "interval from 5], order alternating:")
         out += repeats.report_lines(runs, names)
+        out += repeats.udev_lines(runs, names)
         clocks = dict.fromkeys(f"{o.variant} {o.clocksource}/"
                                f"{o.kernel_console}" for _, o in runs
                                if o.clocksource or o.kernel_console)

@@ -28,7 +28,7 @@ from ..machine.disks import image_files
 from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
                               GuestTimeout, MachineError, QemuDied)
 from ..machine.files import RunFiles
-from ..results import document, runresults, runsummary
+from ..results import document, runresults, runsummary, udevfigures
 
 POLL_S = 0.2
 # sockaddr_un.sun_path, less the terminating NUL.
@@ -100,6 +100,7 @@ class Outcome:
     tail: str = ""
     clocksource: str = None     # the guest's, from its guest section
     kernel_console: str = None  # quiet, virtio or serial
+    udev: dict = None           # udev's figures (guest.udev), else None
 
 
 def check_socket_dir(directory):
@@ -332,7 +333,8 @@ def run_variant(planned, variant, run_id, out_dir, opts):
                        outcome["message"], expected, results.disks_found,
                        results.boot, stream.steps, results_path,
                        console_kept, clocksource=results.clocksource,
-                       kernel_console=results.kernel_console)
+                       kernel_console=results.kernel_console,
+                       udev=udevfigures.of(results))
     except MachineError as e:
         if e.tail == "" and watcher.tail():
             e.tail = watcher.tail()

@@ -67,7 +67,9 @@ def load(path):
     g = data["guest"]
     guest = Guest(g["vcpus"], g["memory_mib"], g["variants"], g["cmdline"],
                   g["firmware"], g["uevent_helper"], g["clocksource"],
-                  g["console"], g["qemu"])
+                  g["console"], g["qemu"], g["udev"], g["udev_settle_s"],
+                  tuple(g["udev_no_by_id"]))
+    _check_udev_keys(path, guest, raw.get("guest", {}))
     for word in guest.cmdline.split():
         if word.startswith(RESERVED_CMDLINE):
             raise TopologyError(path, "guest.cmdline", f'must not set "{word}"'
@@ -128,7 +130,28 @@ def load(path):
                     sas)
     if not topo.expected_total:
         _check_diskless(topo)
+    _check_udev_kinds(topo)
     return topo
+
+
+def _check_udev_keys(path, guest, raw_guest):
+    """udev's own keys mean nothing without udev."""
+    for key in ("udev_settle_s", "udev_no_by_id"):
+        if key in raw_guest and not guest.udev:
+            raise TopologyError(path, f"guest.{key}", "set, but guest.udev "
+                                "is not true")
+
+
+def _check_udev_kinds(topo):
+    """A kind excused from by-id links must be a kind the topology has."""
+    have = {"virtio_blk": bool(topo.blk_groups),
+            "virtio_scsi": bool(topo.scsi_groups),
+            "scsi_debug": topo.scsi_debug is not None,
+            "null_blk": topo.null_blk is not None}
+    for i, kind in enumerate(topo.guest.udev_no_by_id):
+        if not have[kind]:
+            raise TopologyError(topo.path, f"guest.udev_no_by_id[{i}]",
+                                f'the topology has no {kind} disks')
 
 
 def _check_steps(path, steps, args, raw_plan):

@@ -24,6 +24,9 @@ class Guest:
     clocksource: str = "auto"
     console: str = "auto"
     qemu: str = "distro"
+    udev: bool = False
+    udev_settle_s: int = 600
+    udev_no_by_id: tuple = ()
 
 
 @dataclass(frozen=True)

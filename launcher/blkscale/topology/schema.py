@@ -28,6 +28,13 @@ FIRMWARE = ("qboot", "seabios")
 # cost 3-4 times as much, linearly (bench/sweeps/bootcurve.toml).
 UEVENT_HELPERS = ("none", "mdev")
 
+# guest.udev: Debian's systemd-udevd in the guest (an image layer made
+# from the host's packages, guest-tools/initramfs/udev/).  Every disk must
+# then get a /dev/disk/by-id link, except the kinds listed in
+# guest.udev_no_by_id: Debian's 60-persistent-storage.rules gives none to
+# null_blk disks (nullb* is not among the names it handles).
+UDEV_DISK_KINDS = ("virtio_blk", "virtio_scsi", "scsi_debug", "null_blk")
+
 # Under TCG the kernel finds the TSCs "unsynchronized" and falls back to
 # HPET, an emulated MMIO read per clock read; "tsc" boots with
 # tsc=reliable.  auto: tsc under TCG, the kernel's own choice (kvm-clock)
@@ -459,6 +466,15 @@ GUEST = Table({
                       doc="guest firmware: qboot or seabios"),
     "uevent_helper": Field(Str(choices=UEVENT_HELPERS), "none",
                            doc="user-space uevent helper after /init"),
+    "udev": Field(Bool(), False,
+                  doc="Debian's systemd-udevd in the guest, started before "
+                      "the disks appear; the census waits for udevadm "
+                      "settle and checks every disk's by-id link"),
+    "udev_settle_s": Field(Int(1, 86400), 600,
+                           doc="udevadm settle's timeout (with guest.udev)"),
+    "udev_no_by_id": Field(List(Str(choices=UDEV_DISK_KINDS)), [],
+                           doc="disk kinds expected without a "
+                               "/dev/disk/by-id link (with guest.udev)"),
     "clocksource": Field(Str(choices=CLOCKSOURCES), "auto",
                          doc="guest clocksource: auto, tsc, hpet or kernel"),
     "console": Field(Str(choices=CONSOLES), "auto",
