@@ -6,7 +6,7 @@ import os
 from .. import paths
 from ..results import SUMMARY_SCHEMA
 from ..results.runsummary import Summary
-from . import repeats
+from . import partlines, repeats
 
 TAIL_LINES = 15
 
@@ -90,6 +90,7 @@ def report(doc, runs, summary_path):
             # A skipped step is no failure, but the run says why.
             out += [f"           {s['name']} skipped: {s.get('message')}"
                     for s in o.steps if s["verdict"] == "skipped"]
+            out += partlines.lines(o.results, o.steps)
         if o.kind != "ok":
             out.append(f"           {o.message}")
         where = o.results or o.console
