@@ -29,8 +29,9 @@ from .stats import Summary, paired_ratio
 # times: at most metrics.CROSS_TIME of the reference's, per-call costs
 # metrics.CROSS_CALL (a repeat-paired ratio whose bounds do not clear it
 # is inconclusive and gets more repeats); the patched kernel must not
-# read /proc/devices slower than stock, nor hand out fewer dynamic
-# majors, nor use more than 1.1x the slab per disk in any repeat.
+# read /proc/devices, /proc/partitions or /proc/diskstats slower than
+# stock, nor hand out fewer dynamic majors, nor use more than 1.1x the
+# slab per disk in any repeat.
 CEILINGS = {
     "kernel_to_init_s": ("max", metrics.CROSS_TIME),
     "census_complete_s": ("max", metrics.CROSS_TIME),
@@ -43,6 +44,10 @@ CEILINGS = {
     "procdevices_ref_per_read_0": ("max", 1.0),
     "procdevices_ns_per_read_200": ("max", 1.0),
     "procdevices_ref_per_read_200": ("max", 1.0),
+    "partitions_ns_per_read": ("max", 1.0),
+    "partitions_ref_per_read": ("max", 1.0),
+    "diskstats_ns_per_read": ("max", 1.0),
+    "diskstats_ref_per_read": ("max", 1.0),
     "guest_slab_kib_per_disk": ("max", 1.1),
 }
 PROCDEV_PER_COUNT = ("max", 1.0)

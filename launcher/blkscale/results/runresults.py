@@ -42,6 +42,15 @@ SECTION_FIGURES = {
     "lvm_pvs": ("lvm", "pvs"),
     "lvm_pvcreate_s": ("lvm", "pvcreate_s"),
     "lvm_vgcreate_s": ("lvm", "vgcreate_s"),
+    # partbench: a full read of each file (its headline method's median)
+    "partitions_ns_per_read": ("partitions", "files", "partitions",
+                               "ns_per_read"),
+    "partitions_ref_per_read": ("partitions", "files", "partitions",
+                                "ref_per_read"),
+    "diskstats_ns_per_read": ("partitions", "files", "diskstats",
+                              "ns_per_read"),
+    "diskstats_ref_per_read": ("partitions", "files", "diskstats",
+                               "ref_per_read"),
 }
 
 
@@ -279,6 +288,15 @@ class Results(Record):
         points = lookup(self.body, "procdevices", "points")
         return [p for p in points if isinstance(p, Mapping)] \
             if isinstance(points, list) else []
+
+    def interleave(self, name, key):
+        """A figure of partbench's interleaved read of /proc/<name>
+        (partitions, diskstats), e.g. missed_count: None where the read
+        did not run (no SCSI disk to delete, a file of one page)."""
+        check = lookup(self.body, "partitions", "interleave", name)
+        if not isinstance(check, Mapping) or check.get("run") is not True:
+            return None
+        return number(check.get(key))
 
     @property
     def lvm_ok(self):

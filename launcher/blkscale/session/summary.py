@@ -7,7 +7,7 @@ from .. import paths
 from ..results import SUMMARY_SCHEMA
 from ..results import udevfigures
 from ..results.runsummary import Summary
-from . import repeats
+from . import partlines, repeats
 
 TAIL_LINES = 15
 
@@ -92,6 +92,7 @@ def report(doc, runs, summary_path):
             # A skipped step is no failure, but the run says why.
             out += [f"           {s['name']} skipped: {s.get('message')}"
                     for s in o.steps if s["verdict"] == "skipped"]
+            out += partlines.lines(o.results, o.steps)
         if o.udev:
             out.append("           " + udevfigures.line(o.udev))
             out.append("           " + udevfigures.links_line(o.udev))

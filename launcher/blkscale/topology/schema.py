@@ -52,7 +52,7 @@ CONSOLES = ("auto", "quiet", "virtio", "serial")
 # The guest's steps, one executable each in guest-tools/initramfs/steps/
 # (test_guest_steps.py holds the two lists equal).
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
-         "selftest", "fuzz", "fault", "blktests", "gluestress")
+         "selftest", "fuzz", "fault", "blktests", "gluestress", "partitions")
 # The results section a step's output travels in where it is not the
 # step's name (guest-tools/PROTOCOL.md; the guest's /init sends them so):
 # fio's raw JSON, from which the launcher derives "fio", and devtaudit's
