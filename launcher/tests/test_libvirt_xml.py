@@ -190,7 +190,8 @@ def argv_places(planned):
             continue
         driver, props = _kv(value)
         key = props.get("serial") or props.get("id")
-        if driver in ("virtio-blk-pci", "virtio-scsi-pci", "pci-bridge"):
+        if driver in ("virtio-blk-pci", "virtio-scsi-pci", "mptsas1068",
+                      "pci-bridge"):
             places[key] = (props["bus"], int(props["addr"], 16))
         elif driver == "scsi-hd":
             # bus=/.../<controller>/virtio-bus/virtio-scsi-device/<ctrl>.0
@@ -287,7 +288,7 @@ def test_every_disk_once_at_its_own_address(topo, tmp_path):
     bridges = {b.qemu_id for b in planned.layout.bridges}
     controllers = {disks.controller_id(d.group, d.index)
                    for d in planned.layout.devices
-                   if d.group.kind == "virtio_scsi"}
+                   if d.group.kind in ("virtio_scsi", "sas")}
     assert bridges | controllers <= set(places)
     serials = set(places) - bridges - controllers
     assert len(serials) == expected["virtio"] + expected["scsi"]
