@@ -42,6 +42,13 @@ MEM_BLK_DISK_KIB = 64
 MEM_REQUEST_KIB = 0.5
 MEM_CONTROLLER_KIB = 128
 MEM_NULLB_KIB = 64
+# An mptsas1068 HBA with 8 disks, from MemTotal - MemFree at 125 and 500
+# HBAs (evidence/20261206-sas-hba/): 1746 KiB per HBA, of which the
+# disks' slab is 92-94 KiB each (their SAS port, end device and
+# transport-class devices: 30 KiB more than on virtio-scsi) and the rest
+# the HBA's own: mptbase's DMA frame pools and its threads' stacks.
+MEM_SAS_HBA_KIB = 1024
+MEM_SAS_DISK_KIB = 96
 
 # QEMU's own memory, KiB (peak RSS with -S, no guest, blkscale_bench.qemustart
 # on the SCSI boot-curve points: 235 MiB at 5000 disks, 425 at 10,000,
@@ -186,12 +193,15 @@ def _memory(topo, layout):
         requests = d.num_queues * d.queue_size * MEM_REQUEST_KIB
         if d.group.kind == "virtio_blk":
             blk += MEM_BLK_DISK_KIB + requests
+        elif d.group.kind == "sas":
+            ctrl["sas"] += MEM_SAS_HBA_KIB
         else:
             ctrl[d.group.kind] += MEM_CONTROLLER_KIB + requests
     parts["virtio_blk"] = int(blk)
     for kind, groups in (("virtio_scsi", topo.scsi_groups),
                          ("sas", topo.sas_groups)):
-        scsi = MEM_SCSI_DISK_KIB * sum(g.disks for g in groups)
+        per_disk = MEM_SAS_DISK_KIB if kind == "sas" else MEM_SCSI_DISK_KIB
+        scsi = per_disk * sum(g.disks for g in groups)
         if kind == "virtio_scsi" or groups:
             parts[kind] = int(ctrl[kind] + scsi)
     sim = 0
