@@ -101,3 +101,34 @@ def test_at_par_beyond_max_repeat_is_said_before_anything_runs(tmp_path):
     line = power._hopeless_line(next(c for c in hopeless
                                      if c.metric == BOOT[0]), 6)
     assert "would pass it at par, more than max_repeat 6" in line
+
+
+# The canary with its cost per disk as work (evidence/20261206-canary-
+# loops, night 1: five repeats) and the A/A night whose 14 repeats were
+# planned by the rule (evidence/20261206-nights-at-par, night 2).
+CANARY = REPO / "evidence" / "20261206-canary-loops" / \
+    "20261206-010526-canary"
+AA_14 = REPO / "evidence" / "20261206-nights-at-par" / "20261206-003510-aa"
+
+
+def _rejudged(src, tmp_path, sweep):
+    run = tmp_path / src.name
+    shutil.copytree(src, run)
+    for judged in ("nightly.json", "nightly.xml"):
+        (run / judged).unlink()
+    return _judge(run, sweep, SWEEPS)
+
+
+def test_the_committed_canary_night_names_every_cost(tmp_path):
+    out, doc = _rejudged(CANARY, tmp_path, "nightly-canary.toml")
+    assert out.returncode == 1, out.stdout + out.stderr
+    failed = {c["metric"] for c in doc["checks"]
+              if c["variant"] == "canary" and c["status"] == "regression"}
+    assert set(BOOT) | {"register_p50_ref_vs_patched",
+                        "guest_slab_kib_per_disk_vs_patched"} <= failed
+
+
+def test_the_a_a_night_its_repeats_decided_passes(tmp_path):
+    out, doc = _rejudged(AA_14, tmp_path, "nightly-aa.toml")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert doc["verdict"] == "PASS" and doc["repeats"] == {TOPOLOGY: 14}

@@ -94,7 +94,7 @@ def test_the_canarys_costs_are_sized_on_its_command_line():
     declared = {v["name"]: v.get("cmdline", "") for v in tomllib.loads(
         (TOP / "kernel" / "variants.toml").read_text())["variant"]}
     sized = declared["canary"]
-    assert sized.startswith("canary_probe_ms=")
+    assert sized.startswith("canary_probe_loops=")
     assert kernels.cmdline_of("canary") == sized
     assert kernels.cmdline_of("canary-blktests") == sized
     assert kernels.cmdline_of("patched") == ""
