@@ -52,6 +52,7 @@ cp /tmp/blk/v4/b/drivers/base/class.c drivers/base/class.c
 git add -A && git "${G[@]}" commit -q -F /tmp/blk/v4/msg/2-tree.txt
 # 3: KUnit
 cp /tmp/blk/v4/b/drivers/base/test/* drivers/base/test/
+git add -f drivers/base/test/glue-dir-test.c
 git add -A && git "${G[@]}" commit -q -F /tmp/blk/v4/msg/3-kunit.txt
 # the majors series on top
 git "${G[@]}" cherry-pick a047103f7^..dcd671d4d >/dev/null
