@@ -35,7 +35,7 @@ kernel_unrecorded = $(if $(wildcard $(KERNEL_OUT)/$(1)/bzImage),$(if $(wildcard 
 $(KERNEL_OUT)/%/bzImage: $$(KERNEL_DEPS_$$*) $$(call kernel_unrecorded,$$*)
 	$(Q)kernel/scripts/build.sh $*
 
-check-series: ## Check the series (CHECK_SERIES_VARIANT=patched-6.12: the 6.12 one): the cover letter's [RFC PATCH vN n/N] prefix, base-commit, changelogs, Signed-off-by, checkpatch --strict; each prefix applies, builds (x86_64, !PROC_FS, !BLOCK_LEGACY_AUTOLOAD, i386, W=1, sparse: CHECK_SERIES_CONFIGS) and boots smoke
+check-series: ## Check each series of kernel/patches on its own (CHECK_SERIES_PATCHES=kernel/patches/NAME: one; CHECK_SERIES_VARIANT=patched-6.12: the 6.12 one): the cover letter's [RFC PATCH vN n/N] prefix, base-commit, changelogs, Signed-off-by, checkpatch --strict; each prefix applies, builds (x86_64, !PROC_FS, !BLOCK_LEGACY_AUTOLOAD, i386, W=1, sparse: CHECK_SERIES_CONFIGS) and boots smoke
 	$(Q)kernel/scripts/check-series.sh
 
 format-series: ## Write a sendable copy of the series to build/series-out, From: and Signed-off-by: from your git identity

@@ -32,6 +32,15 @@
 #    prepared once, and fail on an error or on a warning those files do
 #    not give at base (recorded file by file before the first patch).
 #
+# kernel/patches holds several series, each a directory with its cover
+# letter, patches and series file (driver-core, majors, partitions), and
+# its own series file lists theirs one after the other, which is what
+# the patched variants apply: the check then runs once per series, each
+# from the base and in build/check-series/NAME, and fails if one does
+# (CHECK_SERIES_PATCHES=kernel/patches/NAME checks one of them alone).
+# A new file draws checkpatch's FILE_PATH_CHANGES warning; it passes
+# when the cover letter names it, as a CHECK does.
+#
 # CHECK_SERIES_VARIANT=patched-6.12 checks the series of another variant
 # of kernel/variants.toml (its base, patches and configuration; default
 # patched, the 6.1 series) in build/check-series-<variant>;
@@ -78,6 +87,48 @@ else
 fi
 LOG=$CHECK/check-series.log
 ALL_CONFIGS="x86_64 noprocfs nolegacy i386 w1 sparse"
+
+# --- several series -----------------------------------------------------
+# A patch directory whose series lists only patches of subdirectories
+# (kernel/patches: driver-core/..., majors/..., partitions/...) is
+# several series applied in turn, each a directory with its own cover
+# letter and series file.  Its series must be theirs concatenated, in
+# the order it names them; each is checked on its own, from the base,
+# in a check directory of its own ($CHECK/NAME), and the check fails if
+# any of them does.
+if [ -f "$PATCHES/series" ] && [ ! -f "$PATCHES/0000-cover-letter.patch" ]; then
+	mapfile -t entries < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' \
+		"$PATCHES/series" | grep -v '^$' || true)
+	nested=0
+	for e in "${entries[@]}"; do
+		[[ "$e" =~ ^[A-Za-z0-9_][A-Za-z0-9_.+-]*/[^/]+$ ]] && nested=$((nested + 1))
+	done
+	if [ "$nested" -gt 0 ]; then
+		shown=${PATCHES#"$TOP"/}/series
+		[ "$nested" = "${#entries[@]}" ] ||
+			die "$shown: lists patches of subdirectories and others: list only the series' directories' patches"
+		[ -z "${CHECK_SERIES_FROM:-}" ] ||
+			die "CHECK_SERIES_FROM: $shown holds several series: name one with CHECK_SERIES_PATCHES=${PATCHES#"$TOP"/}/NAME"
+		mapfile -t parts < <(printf '%s\n' "${entries[@]}" | cut -d/ -f1 | awk '!seen[$0]++')
+		want=
+		for s in "${parts[@]}"; do
+			[ -f "$PATCHES/$s/series" ] ||
+				die "$shown: ${PATCHES#"$TOP"/}/$s/series: no such file"
+			want+=$(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$PATCHES/$s/series" |
+				grep -v '^$' | sed "s|^|$s/|")$'\n'
+		done
+		[ "$(printf '%s\n' "${entries[@]}")" = "${want%$'\n'}" ] ||
+			die "$shown: not the series of ${parts[*]} one after the other: list each one's series, in order"
+		status=0
+		for s in "${parts[@]}"; do
+			echo "check-series: series ${PATCHES#"$TOP"/}/$s"
+			CHECK_SERIES_PATCHES=$PATCHES/$s CHECK_SERIES_DIR=$CHECK/$s \
+				"$0" "$@" || status=1
+		done
+		[ "$status" = 0 ] || echo "check-series: a series FAILED: ${parts[*]} (logs in ${CHECK#"$TOP"/}/NAME)"
+		exit "$status"
+	fi
+fi
 
 # --- the log ------------------------------------------------------------
 # The check runs again under tee.  The lock is taken first, so that a
@@ -522,8 +573,19 @@ format_problems() {
 	out=$("$checkpatch" --strict --no-tree --no-color --show-types \
 		--ignore UNKNOWN_COMMIT_ID \
 		"$file" 2>&1 || true)
-	line=$(grep -m1 -E '^(ERROR|WARNING):' <<<"$out" || true)
-	[ -z "$line" ] || echo "checkpatch --strict: $line"
+	# A new file under a directory MAINTAINERS already covers draws
+	# FILE_PATH_CHANGES; like a CHECK, it passes when the cover letter
+	# names it (its message, as checkpatch prints it, on a line).
+	while IFS= read -r line; do
+		case $line in
+		WARNING:FILE_PATH_CHANGES:*)
+			msg=${line#WARNING:FILE_PATH_CHANGES:}
+			msg=${msg# }
+			grep -qF -- "$msg" "$cover" 2>/dev/null && continue ;;
+		esac
+		echo "checkpatch --strict: $line"
+		break
+	done < <(grep -E '^(ERROR|WARNING):' <<<"$out" || true)
 	while IFS= read -r line; do
 		msg=${line#CHECK:}
 		msg=${msg#*:}

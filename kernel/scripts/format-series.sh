@@ -1,6 +1,7 @@
 #!/bin/bash
 # Write a sendable copy of the series: the cover letter and every patch
-# of kernel/patches/series, with the committed placeholder author,
+# of kernel/patches/series (each series of it in a directory of its own,
+# with its cover letter), with the committed placeholder author,
 # "blkscale developers <blkscale@localhost>", replaced by the sender's git
 # identity (git config user.name and user.email) in From:, Signed-off-by:
 # and the cover letter's shortlog.  The copy goes to build/series-out/
@@ -59,10 +60,17 @@ series=$PATCHES/series
 mapfile -t patches < <(sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$series" |
 	grep -v '^$' || true)
 [ "${#patches[@]}" -gt 0 ] || refuse "${series#"$TOP"/}: lists no patch"
+# A series of series (kernel/patches: driver-core/..., majors/...) gives
+# each series' cover letter before its first patch, in its directory.
 files=()
 [ ! -f "$PATCHES/0000-cover-letter.patch" ] || files+=(0000-cover-letter.patch)
 for p in "${patches[@]}"; do
 	[ -f "$PATCHES/$p" ] || refuse "${series#"$TOP"/}: $p: no such patch"
+	d=$(dirname "$p")
+	if [ "$d" != . ] && [ -f "$PATCHES/$d/0000-cover-letter.patch" ] &&
+		[[ " ${files[*]} " != *" $d/0000-cover-letter.patch "* ]]; then
+		files+=("$d/0000-cover-letter.patch")
+	fi
 	files+=("$p")
 done
 
@@ -72,6 +80,7 @@ tmp=$OUT.tmp
 rm -rf "$tmp"
 mkdir -p "$tmp"
 for f in "${files[@]}"; do
+	mkdir -p "$(dirname "$tmp/$f")"
 	rewrite "$PATCHES/$f" "$tmp/$f" "$who" "$name"
 done
 # Anything still naming the placeholder (a Co-developed-by:, a
@@ -83,4 +92,8 @@ if [ "${#left[@]}" -gt 0 ]; then
 fi
 rm -rf "$OUT"
 mv "$tmp" "$OUT"
-echo "format-series: ${#files[@]} files from $who in ${OUT#"$TOP"/}; send with: git send-email ${OUT#"$TOP"/}/*.patch"
+if [ "${files[0]}" = 0000-cover-letter.patch ] || [ "$(dirname "${files[0]}")" = . ]; then
+	echo "format-series: ${#files[@]} files from $who in ${OUT#"$TOP"/}; send with: git send-email ${OUT#"$TOP"/}/*.patch"
+else
+	echo "format-series: ${#files[@]} files from $who in ${OUT#"$TOP"/}, a directory per series; send each with: git send-email ${OUT#"$TOP"/}/NAME/*.patch"
+fi
