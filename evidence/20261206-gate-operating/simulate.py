@@ -4,18 +4,16 @@
 log-normal about a true ratio, for the spreads this host has shown.
 Prints a Markdown table and writes operating.json beside this file.
 
-    evidence/20261206-gate-operating/simulate.py [NIGHTS]
+    PYTHONPATH=launcher:bench evidence/20261206-gate-operating/simulate.py [NIGHTS]
 """
 
 import json
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[1]
-sys.path[:0] = [str(REPO / "launcher"), str(REPO / "bench")]
+from blkscale_bench.judging import operating
 
-from blkscale_bench.judging import operating  # noqa: E402
+HERE = Path(__file__).resolve().parent
 
 LIMIT = 1.15                        # boot times, nightly-gated.toml
 SPREADS = (0.12, 0.16, 0.20, 0.26)  # sd of the logs, nights of this host
