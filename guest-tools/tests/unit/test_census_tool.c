@@ -420,9 +420,34 @@ static void identity(void **state)
 	has("blk-1 is a scsi disk, group blk is virtio_blk");
 	vpd80("sdiw", "san-1");
 
+	/* one LUN on two paths: sda and sdiw carry its serial */
+	vpd80("sda", "mp-0");
+	vpd80("sdiw", "mp-0");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "mp virtio_scsi 1 131072 0 2\n"), 0);
+	has("\"checked\": 4");
+	has("\"ok\": 4");
+	has("\"expected\": 4");
+	has("\"bad\": []");
+	/* a path whose serial is another's: one path short, one unexpected */
+	vpd80("sdiw", "mp-0p1");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "mp virtio_scsi 1 131072 0 2\n"), 1);
+	has("\"unexpected\": 1");
+	has("\"missing\": 1");
+	has("mp-0p1 is not a disk of the plan");
+	has("mp-0 has 1 of its 2 paths");
+	/* three disks for a LUN of two paths */
+	vpd80("sdiw", "mp-0");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "mp virtio_scsi 1 131072 0 1\n"), 1);
+	has("mp-0 is also the serial of sda");
+	vpd80("sda", "san-0");
+	vpd80("sdiw", "san-1");
+
 	/* a groups file that is not one: one line, exit 2 */
 	assert_int_equal(run_plan("blk virtio_blk two 131072 0\n"), 2);
-	has("line 1: not 'id kind disks sectors signed'");
+	has("line 1: not 'id kind disks sectors signed [paths]'");
 	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\nblk virtio_blk 2 131072 0\n"), 2);
 	has("line 2: group blk listed twice");
 }
