@@ -191,7 +191,7 @@ def _memory(topo, layout):
     parts["virtio_blk"] = int(blk)
     for kind, groups in (("virtio_scsi", topo.scsi_groups),
                          ("sas", topo.sas_groups)):
-        scsi = MEM_SCSI_DISK_KIB * sum(g.disks for g in groups)
+        scsi = MEM_SCSI_DISK_KIB * sum(g.path_disks for g in groups)
         if kind == "virtio_scsi" or groups:
             parts[kind] = int(ctrl[kind] + scsi)
     sim = 0
