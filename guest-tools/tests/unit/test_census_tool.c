@@ -283,6 +283,14 @@ static void inconsistent_views(void **state)
  * udev's links (--links): every disk needs one in by-id, a disk of an
  * excused kind does not; by-path links and partitions' links are counted.
  */
+static void unlink_rel(const char *rel)
+{
+	char path[PATH_LEN];
+
+	path_of(path, rel);
+	unlink(path);
+}
+
 static void udev_links(void **state)
 {
 	char dir[PATH_LEN + 16];
@@ -326,6 +334,7 @@ static void udev_links(void **state)
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     cmd_extra), 0);
 	has("\"disks_without_by_id\": 0");
+	unlink_rel("dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_scsi-1");
 }
 
 static void repeated_devt(void **state)
@@ -453,6 +462,49 @@ static void identity(void **state)
 }
 
 /*
+ * A LUN's paths share udev's by-id names, which point at one of them:
+ * sdiw, the second path of sda's LUN, passes without a link of its own,
+ * and fails once its LUN has none.
+ */
+static void lun_links(void **state)
+{
+	char dir[PATH_LEN + 16], groups[PATH_LEN], extra[2 * PATH_LEN + 64];
+	const char *plan = "blk virtio_blk 2 131072 0\n"
+			   "mp virtio_scsi 1 131072 0 2\n";
+
+	(void)state;
+	need_tool_and_tree();
+	path_of(dir, "dev/disk");
+	mkdirs("dev/disk/by-id");
+	link_to("dev/disk/by-id/virtio-vd-0", "../../vda");
+	link_to("dev/disk/by-id/virtio-vd-1", "../../vdq");
+	link_to("dev/disk/by-id/scsi-3310000000000001", "../../sda");
+	serials("blk-0\n", "blk-1\n");
+	vpd80("sda", "mp-0");
+	vpd80("sdiw", "mp-0");
+	put("groups", plan);
+	path_of(groups, "groups");
+	snprintf(extra, sizeof(extra), "--groups %s --links %s", groups, dir);
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     extra), 0);
+	has("\"disks_with_by_id\": 3");
+	has("\"disks_with_lun_by_id\": 1");
+	has("\"disks_without_by_id\": 0");
+	/* not a LUN with paths: sdiw needs its own link */
+	vpd80("sdiw", "mp-1");
+	put("groups", "blk virtio_blk 2 131072 0\nmp virtio_scsi 2 131072 0\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     extra), 1);
+	has("\"disks_with_lun_by_id\": 0");
+	has("sdiw (mp-1): by-id: no link in");
+	unlink_rel("dev/disk/by-id/scsi-3310000000000001");
+	unlink_rel("dev/disk/by-id/virtio-vd-0");
+	unlink_rel("dev/disk/by-id/virtio-vd-1");
+	vpd80("sda", "san-0");
+	vpd80("sdiw", "san-1");
+}
+
+/*
  * A sas group's disks must hang off a SAS end device, as mptsas adds them
  * through the SAS transport class: sdiw moves to an mptsas host below
  * port-1:0/end_device-1:0; sda, on virtio-scsi, may not claim the group.
@@ -525,6 +577,7 @@ int main(void)
 		cmocka_unit_test(inconsistent_views),
 		cmocka_unit_test(repeated_devt),
 		cmocka_unit_test(udev_links),
+		cmocka_unit_test(lun_links),
 		cmocka_unit_test(broken_files),
 		cmocka_unit_test(identity),
 		cmocka_unit_test(sas_transport),
