@@ -83,6 +83,6 @@ def test_paths_with_different_serials_fail_the_census(tmp_path, short_tmp):
     ident = doc["census"]["identity"]
     assert ident["unexpected"] == LUNS
     assert ident["missing"] == LUNS
-    messages = [f["message"] for f in doc["census"]["failures"]]
+    messages = [b["problem"] for b in ident["bad"]]
     assert "mp-0 has 1 of its 2 paths" in messages
     assert "mp-0p1 is not a disk of the plan" in messages
