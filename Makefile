@@ -29,6 +29,13 @@ BLKTESTS_PACKAGES := g++ gawk bsdextrautils xfsprogs e2fsprogs pciutils \
 	mdadm nbd-client nbd-server dmsetup parted bc psmisc procps udev \
 	blktrace dosfstools libnl-utils gzip liburing-dev
 
+# What the multipath layer of the guest image takes from the host
+# (guest-tools/initramfs/multipath/mklayer.sh).  On a host run by
+# systemd the package also enables and starts multipathd there (`systemctl
+# disable --now multipathd.service multipathd.socket` stops it); the
+# guest runs its own.
+MULTIPATH_PACKAGES := multipath-tools
+
 # Debian packages the project needs, on a fresh Debian 12 machine.
 DEB_PACKAGES := \
 	linux-source-6.1 bc bison flex libelf-dev libssl-dev cpio xz-utils \
@@ -39,6 +46,7 @@ DEB_PACKAGES := \
 	python3-venv python3-pip \
 	fio lvm2 busybox-static libcmocka-dev libc6-dev \
 	gcc-multilib libc6-dev-i386 \
+	$(MULTIPATH_PACKAGES) \
 	$(BLKTESTS_PACKAGES)
 
 # The blktests checkout: the user's own, or the unmodified copy that sits

@@ -25,7 +25,7 @@ GOLDEN = HERE / "golden"
 # and XML can be read in a review; the large ones are checked for
 # invariants instead (test_golden_argv.py, test_libvirt_xml.py).
 GOLDEN_TOPOLOGIES = ["ci-small", "debug-fuzz", "many-controllers",
-                     "sas-smoke", "smoke"]
+                     "multipath-smoke", "sas-smoke", "smoke"]
 
 
 def shipped_topologies():

@@ -118,7 +118,8 @@ def test_argv_matches_the_plan(topo, tmp_path):
     kinds = Counter(driver for driver, _ in devices)
     expected = plan["expected"]
     def controllers(kind):
-        return sum(g["controllers"] for g in plan["groups"]
+        # a group with several paths has `controllers` for each path
+        return sum(g["devices"] for g in plan["groups"]
                    if g["kind"] == kind)
     assert kinds["virtio-blk-pci"] == expected["virtio"]
     assert kinds["scsi-hd"] == expected["scsi"]
@@ -133,18 +134,38 @@ def test_argv_matches_the_plan(topo, tmp_path):
     luns = [(p["bus"], p["scsi-id"], p["lun"]) for d, p in devices
             if d == "scsi-hd"]
     assert _unique(luns)
-    # One node and one serial per disk; every device's drive exists.
+    # One node and one serial per disk, used by as many devices as the
+    # disk has paths (virtio_scsi[].paths), each with the same serial
+    # and WWN and sharing writes; every device's drive exists.
+    paths = {g["id"]: g.get("paths", 1) for g in plan["groups"]}
     nodes = [_kv(v)[1]["node-name"] for o, v in pairs if o == "-blockdev"]
-    drives = [p["drive"] for _, p in devices if "drive" in p]
-    serials = [p["serial"] for _, p in devices if "serial" in p]
-    assert _unique(nodes) and _unique(drives) and _unique(serials)
-    assert len(serials) == expected["virtio"] + expected["scsi"]
-    # Every SAS disk has a WWN of its own: mptsas1068 reports it as the
-    # end device's SAS address, and the guest drops disks that share one.
-    wwns = [p["wwn"] for _, p in devices if "wwn" in p]
+    drives = Counter(p["drive"] for _, p in devices if "drive" in p)
+    serials = Counter(p["serial"] for _, p in devices if "serial" in p)
+    assert _unique(nodes)
+    for serial, count in serials.items():
+        assert count == paths[serial.rsplit("-", 1)[0]], serial
+    assert sorted(drives.values()) == sorted(serials.values())
+    assert sum(serials.values()) == expected["virtio"] + expected["scsi"]
+    names = {}
+    for _, p in devices:
+        if "drive" in p:
+            names.setdefault(p["drive"], set()).add(
+                (p["serial"], p.get("wwn"), p.get("share-rw")))
+    assert all(len(v) == 1 for v in names.values())
+    for g in plan["groups"]:
+        if g.get("paths", 1) > 1:
+            for index in range(g["disks"]):
+                ((serial, wwn, share),) = names[f"d-{g['id']}-{index}"]
+                assert (serial, share) == (f"{g['id']}-{index}", "on")
+                assert wwn
+    # Every SAS disk and every LUN with several paths has a WWN of its
+    # own: mptsas1068 reports it as the end device's SAS address, and
+    # the guest drops disks that share one; multipath groups paths by it.
+    wwns = [next(iter(v))[1] for v in names.values() if next(iter(v))[1]]
     assert _unique(wwns)
     assert len(wwns) == sum(g["disks"] for g in plan["groups"]
-                            if g["kind"] == "sas")
+                            if g["kind"] == "sas" or g.get("paths", 1) > 1)
+    drives = list(drives)
     assert set(drives) <= set(nodes)
     assert argv_bytes(argv) <= plan["host"]["argv_limit"]
 

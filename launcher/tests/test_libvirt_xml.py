@@ -196,7 +196,9 @@ def argv_places(planned):
         elif driver == "scsi-hd":
             # bus=/.../<controller>/virtio-bus/virtio-scsi-device/<ctrl>.0
             ctrl = props["bus"].rsplit("/", 1)[-1][:-2]
-            places[key] = (ctrl, int(props["scsi-id"]), int(props["lun"]))
+            # a LUN's paths share its serial: one key per controller
+            places[f"{key}@{ctrl}"] = (ctrl, int(props["scsi-id"]),
+                                       int(props["lun"]))
     return places
 
 
@@ -241,8 +243,9 @@ def xml_places(root, text=""):
         if addr.get("type") == "pci":
             places[serial] = pci(disk)
         else:
-            places[serial] = (scsi_alias[addr.get("controller")],
-                              int(addr.get("target")), int(addr.get("unit")))
+            ctrl = scsi_alias[addr.get("controller")]
+            places[f"{serial}@{ctrl.removeprefix('ua-')}"] = (
+                ctrl, int(addr.get("target")), int(addr.get("unit")))
     args = [a.get("value") for a in root.iter(Q + "arg")]
     devices = [v for o, v in zip(args, args[1:]) if o == "-device"]
     for value in devices + late_added:
@@ -250,8 +253,9 @@ def xml_places(root, text=""):
         driver = props["driver"]
         key = props.get("serial") or props.get("id")
         if driver == "scsi-hd":
-            places[key] = (props["bus"][:-2], int(props["scsi-id"]),
-                           int(props["lun"]))
+            ctrl = props["bus"][:-2]
+            places[f"{key}@{ctrl.removeprefix('ua-')}"] = (
+                ctrl, int(props["scsi-id"]), int(props["lun"]))
         else:
             places[key] = (props["bus"], int(props["addr"], 16))
     return places

@@ -99,7 +99,7 @@ def test_wrong_signature_must_name_a_signed_disk(tmp_path):
 def test_disk_groups(tmp_path):
     planned, _ = images(tmp_path)
     assert signatures.disk_groups(planned.topo).splitlines() == [
-        "# id kind disks sectors signed",
+        "# id kind disks sectors signed [paths]",
         "san virtio_scsi 4 2048 1",
         "null virtio_scsi 2 131072 0",
         "blk virtio_blk 3 4096 1",

@@ -33,6 +33,7 @@ struct disk {
 	bool read_ok;
 	char serial[DISKSIG_ID_SIZE];	/* as QEMU gave it; "" if none */
 	uint32_t by_id_links, by_path_links;	/* udev's, in /dev/disk */
+	bool lun_by_id;		/* a path of its LUN has a by-id link */
 };
 
 /* One check a disk did not pass. */
@@ -77,6 +78,7 @@ struct census_links {
 	size_t by_id_links, by_path_links;
 	size_t disks_with_by_id, disks_without_by_id, disks_excused;
 	size_t disks_with_by_path;
+	size_t disks_with_lun_by_id;	/* paths whose LUN's other path has it */
 };
 
 struct census {

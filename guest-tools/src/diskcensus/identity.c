@@ -2,7 +2,7 @@
 /*
  * Is each disk the disk it should be?  Its serial (virtio-blk's serial
  * attribute; SCSI's unit serial number VPD page) must be one the plan
- * has, once; its size must be its group's; on a file-backed disk, the
+ * has, once, or once per path to a LUN of a group with several; its size must be its group's; on a file-backed disk, the
  * signature the launcher wrote into sector 0 of the image must name the
  * same serial and carry this run's nonce: the node with the dev_t sysfs
  * gives for the disk reaches that disk.  And each dev_t must be the one
@@ -147,13 +147,22 @@ void census_identify(struct census *c, size_t i, const void *sector0)
 			    d->serial);
 		return;
 	}
-	if (g->seen[index] >= 0) {
+	if (g->count[index] >= g->paths) {
 		c->id.duplicated++;
-		census_fail(c, d, "serial", 0, "%s is also the serial of %s",
-			    d->serial, c->disks[g->seen[index]].name);
+		if (g->paths == 1)
+			census_fail(c, d, "serial", 0,
+				    "%s is also the serial of %s", d->serial,
+				    c->disks[g->seen[index]].name);
+		else
+			census_fail(c, d, "serial", 0,
+				    "%s has more than its %lu paths (%s is one)",
+				    d->serial, g->paths,
+				    c->disks[g->seen[index]].name);
 		return;
 	}
-	g->seen[index] = (long)i;
+	if (g->seen[index] < 0)
+		g->seen[index] = (long)i;
+	g->count[index]++;
 	before = c->failures_total;
 	if (!kind_matches(g, d))
 		census_fail(c, d, "serial", 0, "%s is a %s disk, group %s is %s",
@@ -186,9 +195,23 @@ void census_identity_finish(struct census *c)
 	memset(&missing, 0, sizeof(missing));
 	for (g = 0; g < c->plan.n; g++)
 		for (i = 0; i < c->plan.groups[g].disks; i++) {
-			if (c->plan.groups[g].seen[i] >= 0)
+			const struct plan_group *pg = &c->plan.groups[g];
+
+			if (pg->count[i] >= pg->paths)
 				continue;
-			c->id.missing++;
+			if (pg->count[i]) {
+				c->id.missing += pg->paths - pg->count[i];
+				snprintf(missing.name, sizeof(missing.name),
+					 "%.31s", c->disks[pg->seen[i]].name);
+				snprintf(missing.serial, sizeof(missing.serial),
+					 "%.31s", c->disks[pg->seen[i]].serial);
+				census_fail(c, &missing, "serial", 0,
+					    "%s has %lu of its %lu paths",
+					    missing.serial, pg->count[i],
+					    pg->paths);
+				continue;
+			}
+			c->id.missing += pg->paths;
 			/* no guest disk has it: the serial names it */
 			snprintf(serial, sizeof(serial), "%s-%lu",
 				 c->plan.groups[g].id, i);

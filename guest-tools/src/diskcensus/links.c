@@ -4,7 +4,10 @@
  * entry a symlink to ../../<name>.  Every counted disk must have a by-id
  * link, except disks of a kind the plan excuses (Debian's
  * 60-persistent-storage.rules gives none to null_blk): a disk without
- * one fails check "by-id".  Each directory is read once and the disks
+ * one fails check "by-id".  The paths of a LUN seen on several paths
+ * (a plan group with paths) share their by-id names, so udev points each
+ * name at one of them: a path without a link of its own passes when a
+ * path of its LUN has one.  Each directory is read once and the disks
  * are found by name in a sorted index, so the cost stays n log n.
  */
 #include <dirent.h>
@@ -144,10 +147,24 @@ static void read_dir(struct census *c, const size_t *index, const char *sub,
 	closedir(dir);
 }
 
+/* The census disk that first had d's serial, for a LUN with paths. */
+static struct disk *lun_first(struct census *c, const struct disk *d)
+{
+	struct plan_group *g;
+	unsigned long index;
+
+	if (!c->have_plan || !d->serial[0])
+		return NULL;
+	g = diskplan_find(&c->plan, d->serial, &index);
+	if (!g || g->paths < 2 || g->seen[index] < 0)
+		return NULL;
+	return &c->disks[g->seen[index]];
+}
+
 void census_links(struct census *c)
 {
 	struct census_links *l = &c->links;
-	struct disk *d;
+	struct disk *d, *first;
 	size_t *index, i;
 
 	index = calloc(c->ndisks ? c->ndisks : 1, sizeof(*index));
@@ -165,12 +182,21 @@ void census_links(struct census *c)
 	l->checked = true;
 	for (i = 0; i < c->ndisks; i++) {
 		d = &c->disks[i];
+		if (census_counted(d) && d->by_id_links && (first = lun_first(c, d)))
+			first->lun_by_id = true;
+	}
+	for (i = 0; i < c->ndisks; i++) {
+		d = &c->disks[i];
 		if (!census_counted(d))
 			continue;
 		if (d->by_path_links)
 			l->disks_with_by_path++;
 		if (d->by_id_links) {
 			l->disks_with_by_id++;
+			continue;
+		}
+		if ((first = lun_first(c, d)) && first->lun_by_id) {
+			l->disks_with_lun_by_id++;
 			continue;
 		}
 		if (excused(c, d)) {
@@ -203,6 +229,7 @@ void census_links_json(struct json *j, const struct census *c)
 	json_uint(j, "disks_with_by_id", l->disks_with_by_id);
 	json_uint(j, "disks_without_by_id", l->disks_without_by_id);
 	json_uint(j, "disks_excused", l->disks_excused);
+	json_uint(j, "disks_with_lun_by_id", l->disks_with_lun_by_id);
 	json_uint(j, "disks_with_by_path", l->disks_with_by_path);
 	json_object_end(j);
 }

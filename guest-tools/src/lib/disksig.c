@@ -127,23 +127,28 @@ static int add_group(struct diskplan *p, const struct plan_group *g)
 	p->groups = v;
 	v[p->n] = *g;
 	v[p->n].seen = malloc((g->disks ? g->disks : 1) * sizeof(long));
-	if (!v[p->n].seen)
+	v[p->n].count = calloc(g->disks ? g->disks : 1, sizeof(unsigned long));
+	if (!v[p->n].seen || !v[p->n].count) {
+		free(v[p->n].seen);
+		free(v[p->n].count);
 		return -1;
+	}
 	for (i = 0; i < g->disks; i++)
 		v[p->n].seen[i] = -1;
-	p->total += g->disks;
+	p->total += g->disks * g->paths;
 	p->n++;
 	return 0;
 }
 
 #define PLAN_MAX_DISKS 1048576ul
+#define PLAN_MAX_PATHS 8ul
 
 int diskplan_parse(const char *text, struct diskplan *p, char *err,
 		   size_t errlen)
 {
 	const char *line = text, *nl;
-	char buf[256], id[DISKSIG_ID_SIZE], kind[32], extra[8];
-	unsigned long disks, is_signed;
+	char buf[256], id[DISKSIG_ID_SIZE], kind[32], word[8], extra[8], *end;
+	unsigned long disks, is_signed, paths;
 	unsigned long long sectors;
 	struct plan_group g;
 	int lineno = 0, ret;
@@ -162,14 +167,22 @@ int diskplan_parse(const char *text, struct diskplan *p, char *err,
 		}
 		memcpy(buf, line, n);
 		buf[n] = '\0';
-		if (sscanf(buf, "%31s %31s %lu %llu %lu %7s", id, kind, &disks,
-			   &sectors, &is_signed, extra) != 5 ||
+		/* an optional sixth column: paths to each disk (LUN) */
+		paths = 1;
+		ret = sscanf(buf, "%31s %31s %lu %llu %lu %7s %7s", id, kind,
+			     &disks, &sectors, &is_signed, word, extra);
+		if (ret == 6) {
+			paths = strtoul(word, &end, 10);
+			if (*end || word[0] < '0' || word[0] > '9')
+				paths = 0;
+		}
+		if ((ret != 5 && ret != 6) || !paths || paths > PLAN_MAX_PATHS ||
 		    strlen(id) >= sizeof(g.id) ||
 		    (strcmp(kind, "virtio_blk") && strcmp(kind, "virtio_scsi") &&
 		     strcmp(kind, "sas")) ||
 		    !disks || disks > PLAN_MAX_DISKS || is_signed > 1) {
 			snprintf(err, errlen,
-				 "line %d: not 'id kind disks sectors signed'",
+				 "line %d: not 'id kind disks sectors signed [paths]'",
 				 lineno);
 			goto bad;
 		}
@@ -179,6 +192,7 @@ int diskplan_parse(const char *text, struct diskplan *p, char *err,
 		g.disks = disks;
 		g.sectors = sectors;
 		g.is_signed = is_signed;
+		g.paths = paths;
 		ret = add_group(p, &g);
 		if (ret == -2) {
 			snprintf(err, errlen, "line %d: group %s listed twice",
@@ -202,8 +216,10 @@ void diskplan_free(struct diskplan *p)
 {
 	size_t i;
 
-	for (i = 0; i < p->n; i++)
+	for (i = 0; i < p->n; i++) {
 		free(p->groups[i].seen);
+		free(p->groups[i].count);
+	}
 	free(p->groups);
 	memset(p, 0, sizeof(*p));
 }

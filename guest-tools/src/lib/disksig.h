@@ -58,13 +58,15 @@ struct plan_group {
 	unsigned long disks;
 	uint64_t sectors;	/* size of each disk, 512-byte units */
 	bool is_signed;		/* file-backed: sector 0 carries a signature */
+	unsigned long paths;	/* disks per serial: paths to each LUN, 1.. */
 	long *seen;		/* per index: the census disk with it, or -1 */
+	unsigned long *count;	/* per index: disks found with its serial */
 };
 
 struct diskplan {
 	struct plan_group *groups;
 	size_t n;
-	unsigned long total;	/* disks of every group */
+	unsigned long total;	/* disks of every group, each path one */
 };
 
 /* Parse the groups file; 0, or -1 with "line N: problem" in err. */

@@ -283,6 +283,14 @@ static void inconsistent_views(void **state)
  * udev's links (--links): every disk needs one in by-id, a disk of an
  * excused kind does not; by-path links and partitions' links are counted.
  */
+static void unlink_rel(const char *rel)
+{
+	char path[PATH_LEN];
+
+	path_of(path, rel);
+	unlink(path);
+}
+
 static void udev_links(void **state)
 {
 	char dir[PATH_LEN + 16];
@@ -326,6 +334,7 @@ static void udev_links(void **state)
 	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
 			     cmd_extra), 0);
 	has("\"disks_without_by_id\": 0");
+	unlink_rel("dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_scsi-1");
 }
 
 static void repeated_devt(void **state)
@@ -420,11 +429,79 @@ static void identity(void **state)
 	has("blk-1 is a scsi disk, group blk is virtio_blk");
 	vpd80("sdiw", "san-1");
 
+	/* one LUN on two paths: sda and sdiw carry its serial */
+	vpd80("sda", "mp-0");
+	vpd80("sdiw", "mp-0");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "mp virtio_scsi 1 131072 0 2\n"), 0);
+	has("\"checked\": 4");
+	has("\"ok\": 4");
+	has("\"expected\": 4");
+	has("\"bad\": []");
+	/* a path whose serial is another's: one path short, one unexpected */
+	vpd80("sdiw", "mp-0p1");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "mp virtio_scsi 1 131072 0 2\n"), 1);
+	has("\"unexpected\": 1");
+	has("\"missing\": 1");
+	has("mp-0p1 is not a disk of the plan");
+	has("mp-0 has 1 of its 2 paths");
+	/* three disks for a LUN of two paths */
+	vpd80("sdiw", "mp-0");
+	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\n"
+				  "mp virtio_scsi 1 131072 0 1\n"), 1);
+	has("mp-0 is also the serial of sda");
+	vpd80("sda", "san-0");
+	vpd80("sdiw", "san-1");
+
 	/* a groups file that is not one: one line, exit 2 */
 	assert_int_equal(run_plan("blk virtio_blk two 131072 0\n"), 2);
-	has("line 1: not 'id kind disks sectors signed'");
+	has("line 1: not 'id kind disks sectors signed [paths]'");
 	assert_int_equal(run_plan("blk virtio_blk 2 131072 0\nblk virtio_blk 2 131072 0\n"), 2);
 	has("line 2: group blk listed twice");
+}
+
+/*
+ * A LUN's paths share udev's by-id names, which point at one of them:
+ * sdiw, the second path of sda's LUN, passes without a link of its own,
+ * and fails once its LUN has none.
+ */
+static void lun_links(void **state)
+{
+	char dir[PATH_LEN + 16], groups[PATH_LEN], extra[2 * PATH_LEN + 64];
+	const char *plan = "blk virtio_blk 2 131072 0\n"
+			   "mp virtio_scsi 1 131072 0 2\n";
+
+	(void)state;
+	need_tool_and_tree();
+	path_of(dir, "dev/disk");
+	mkdirs("dev/disk/by-id");
+	link_to("dev/disk/by-id/virtio-vd-0", "../../vda");
+	link_to("dev/disk/by-id/virtio-vd-1", "../../vdq");
+	link_to("dev/disk/by-id/scsi-3310000000000001", "../../sda");
+	serials("blk-0\n", "blk-1\n");
+	vpd80("sda", "mp-0");
+	vpd80("sdiw", "mp-0");
+	put("groups", plan);
+	path_of(groups, "groups");
+	snprintf(extra, sizeof(extra), "--groups %s --links %s", groups, dir);
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     extra), 0);
+	has("\"disks_with_by_id\": 3");
+	has("\"disks_with_lun_by_id\": 1");
+	has("\"disks_without_by_id\": 0");
+	/* not a LUN with paths: sdiw needs its own link */
+	vpd80("sdiw", "mp-1");
+	put("groups", "blk virtio_blk 2 131072 0\nmp virtio_scsi 2 131072 0\n");
+	assert_int_equal(run("BLKSCALE_EXPECT_VIRTIO=2 BLKSCALE_EXPECT_SCSI=2",
+			     extra), 1);
+	has("\"disks_with_lun_by_id\": 0");
+	has("sdiw (mp-1): by-id: no link in");
+	unlink_rel("dev/disk/by-id/scsi-3310000000000001");
+	unlink_rel("dev/disk/by-id/virtio-vd-0");
+	unlink_rel("dev/disk/by-id/virtio-vd-1");
+	vpd80("sda", "san-0");
+	vpd80("sdiw", "san-1");
 }
 
 /*
@@ -500,6 +577,7 @@ int main(void)
 		cmocka_unit_test(inconsistent_views),
 		cmocka_unit_test(repeated_devt),
 		cmocka_unit_test(udev_links),
+		cmocka_unit_test(lun_links),
 		cmocka_unit_test(broken_files),
 		cmocka_unit_test(identity),
 		cmocka_unit_test(sas_transport),

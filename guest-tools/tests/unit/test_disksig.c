@@ -140,14 +140,40 @@ static void plan_groups(void **state)
 
 	assert_int_equal(diskplan_parse("blk nvme 4 131072 1\n", &p, err,
 					sizeof(err)), -1);
-	assert_string_equal(err, "line 1: not 'id kind disks sectors signed'");
+	assert_string_equal(err, "line 1: not 'id kind disks sectors signed [paths]'");
 	assert_int_equal(diskplan_parse("a virtio_blk 1 8 0\nb virtio_blk 0 8 0\n",
 					&p, err, sizeof(err)), -1);
-	assert_string_equal(err, "line 2: not 'id kind disks sectors signed'");
+	assert_string_equal(err, "line 2: not 'id kind disks sectors signed [paths]'");
 	assert_int_equal(diskplan_parse("a virtio_blk 1 8 2\n", &p, err,
 					sizeof(err)), -1);
 	assert_int_equal(diskplan_parse("a virtio_blk 1 8 1 extra\n", &p, err,
 					sizeof(err)), -1);
+}
+
+/* The sixth column: every LUN of the group once per path. */
+static void plan_paths(void **state)
+{
+	struct diskplan p;
+	unsigned long index;
+
+	(void)state;
+	assert_int_equal(diskplan_parse("mp virtio_scsi 8 32768 1 2\n"
+					"one virtio_scsi 3 32768 0\n", &p,
+					err, sizeof(err)), 0);
+	assert_int_equal(p.total, 19);
+	assert_int_equal(diskplan_find(&p, "mp-7", &index)->paths, 2);
+	assert_int_equal(diskplan_find(&p, "one-2", &index)->paths, 1);
+	assert_int_equal(p.groups[0].count[7], 0);
+	diskplan_free(&p);
+	assert_int_equal(diskplan_parse("mp virtio_scsi 8 32768 1 0\n", &p,
+					err, sizeof(err)), -1);
+	assert_int_equal(diskplan_parse("mp virtio_scsi 8 32768 1 9\n", &p,
+					err, sizeof(err)), -1);
+	assert_int_equal(diskplan_parse("mp virtio_scsi 8 32768 1 2x\n", &p,
+					err, sizeof(err)), -1);
+	assert_int_equal(diskplan_parse("mp virtio_scsi 8 32768 1 2 3\n", &p,
+					err, sizeof(err)), -1);
+	assert_string_equal(err, "line 1: not 'id kind disks sectors signed [paths]'");
 }
 
 int main(void)
@@ -158,6 +184,7 @@ int main(void)
 		cmocka_unit_test(serials),
 		cmocka_unit_test(vpd_page),
 		cmocka_unit_test(plan_groups),
+		cmocka_unit_test(plan_paths),
 	};
 
 	return cmocka_run_group_tests_name("disksig", tests, NULL, NULL);

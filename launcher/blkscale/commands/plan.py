@@ -6,6 +6,7 @@ from .. import paths
 from ..guestlink import layers, planfiles
 from ..libvirt.backend import LibvirtBackend
 from ..machine import diskroom
+from ..machine.disks import multipath_wwid
 from ..machine.guest import kernel_cmdline
 from ..qemu.backend import QemuBackend
 from ..topology.layout import MAX_BRIDGES, ROOT_FREE, SLOTS_PER_BUS
@@ -114,6 +115,10 @@ def _describe(planned, start, qemu):
         else:
             entry.update(controllers=g.controllers, targets=g.targets,
                          luns=g.luns)
+        if g.multipath:
+            entry.update(paths=g.paths, path_disks=g.path_disks,
+                         maps=[multipath_wwid(g, 0),
+                               multipath_wwid(g, g.disks - 1)])
         groups.append(entry)
     return {
         "topology": {"name": topo.name, "file": paths.display(topo.path),
@@ -188,6 +193,12 @@ def _group_line(g):
     line += f"queues {q}, vectors {v}, {legacy}"
     if g["kind"] == "virtio_blk":
         line += f"; guest names {g['guest_names'][0]}..{g['guest_names'][1]}"
+    if "paths" in g:
+        first, last = g["maps"]
+        line += (f"\n    {g['paths']} paths: each LUN on one controller of "
+                 f"each path, {g['path_disks']} SCSI disks in the guest; "
+                 f"{_count(g['disks'], 'dm-multipath map')} named by WWID, "
+                 f"{first}" + (f"..{last}" if last != first else ""))
     return line
 
 

@@ -10,6 +10,11 @@ image holds only those a scale run needs.
 guest.udev adds the udev layer (guest-tools/initramfs/udev/mklayer.sh):
 Debian's systemd-udevd, its rules and helpers from the host's packages,
 built on demand and cached by content under build/udev/.
+
+A LUN on several paths (virtio_scsi[].paths) adds the multipath layer
+after it (guest-tools/initramfs/multipath/mklayer.sh): Debian's
+multipathd and its udev rules from the host's multipath-tools, the
+project's multipath.conf, cached under build/multipath/.
 """
 
 import os
@@ -22,6 +27,8 @@ LAYER_SCRIPTS = paths.REPO / "guest-tools" / "initramfs" / "blktests"
 MKLAYER = LAYER_SCRIPTS / "mklayer.sh"
 MODLAYER = LAYER_SCRIPTS / "modlayer.sh"
 UDEV_MKLAYER = paths.REPO / "guest-tools" / "initramfs" / "udev" / "mklayer.sh"
+MULTIPATH_MKLAYER = (paths.REPO / "guest-tools" / "initramfs" / "multipath"
+                     / "mklayer.sh")
 
 
 def blktests_source():
@@ -38,6 +45,10 @@ def for_plan(topo):
                             f"BLKTESTS_DIR={checkout}"))
     if topo.guest.udev:
         found.append(_layer([str(UDEV_MKLAYER)], "guest.udev", "udev"))
+    if topo.multipath_groups:
+        group = topo.multipath_groups[0]
+        found.append(_layer([str(MULTIPATH_MKLAYER)], f"{group.field}.paths",
+                            "multipath"))
     return found
 
 

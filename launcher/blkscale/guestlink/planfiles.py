@@ -36,6 +36,14 @@ def plan_env(topo, run_id, variant):
     if topo.guest.udev:
         values["BLKSCALE_UDEV_SETTLE_S"] = str(topo.guest.udev_settle_s)
         values["BLKSCALE_UDEV_NO_BY_ID"] = ",".join(topo.guest.udev_no_by_id)
+    mp = topo.multipath_groups
+    if mp:
+        # /init starts multipathd after udev and waits this long for
+        # every map with all its paths (guest-tools/initramfs/multipath).
+        values["BLKSCALE_MULTIPATH_MAPS"] = str(sum(g.disks for g in mp))
+        values["BLKSCALE_MULTIPATH_PATHS"] = str(
+            sum(g.path_disks for g in mp))
+        values["BLKSCALE_MULTIPATH_SETTLE_S"] = str(topo.plan.settle_s)
     if "fio" in topo.plan.steps:
         values["BLKSCALE_FIO_BATCH"] = str(topo.plan.fio.batch)
     if "blktests" in topo.plan.steps:

@@ -81,8 +81,9 @@ def controller_alias(group, index):
     return "ua-" + controller_id(group, index)
 
 
-def disk_alias(group, index):
-    return "ua-" + node_name(group, index)
+def disk_alias(group, index, path=0):
+    """A disk's alias; a LUN's later paths add their number."""
+    return "ua-" + node_name(group, index) + (f"-p{path}" if path else "")
 
 
 def _device(driver, **props):
@@ -122,6 +123,9 @@ class _Builder:
         self.bus_index = {}         # id(bus) -> libvirt controller index
         self.scsi_index = 0
         self.defaults = {}          # (kind, prop) -> value, from -global
+        # Block nodes given to QEMU outside libvirt's <disk> elements: a
+        # LUN's later paths (virtio_scsi[].paths) use the first path's.
+        self._nodes = set()
 
     # -- placement ---------------------------------------------------------
 
@@ -191,10 +195,12 @@ class _Builder:
         wwn = dict(record.props).get("wwn")
         if wwn:
             ET.SubElement(disk, "wwn").text = wwn
-        if group.backing == "slice":
-            # Slices of one file: every device writes to it (share-rw=on).
+        if group.backing == "slice" or group.multipath:
+            # Slices of one file, or a LUN's paths: every device writes
+            # to it (share-rw=on).
             ET.SubElement(disk, "shareable")
-        ET.SubElement(disk, "alias", name=disk_alias(group, index))
+        ET.SubElement(disk, "alias", name=disk_alias(group, index,
+                                                      record.path))
         return disk
 
     def _on_cmdline(self, dev):
@@ -267,11 +273,14 @@ class _Builder:
             props = dict(driver="scsi-hd", bus=f"{alias}.0",
                          **{"scsi-id": record.target, "lun": record.lun},
                          **dict(record.props))
+            node = record.blockdev.node
+            blockdevs = ([] if node in self._nodes
+                         else blockdev_args(record.blockdev))
+            self._nodes.add(node)
             if late:
-                self.late.add_monitor(blockdev_args(record.blockdev)[1::2],
-                                      props)
+                self.late.add_monitor(blockdevs[1::2], props)
                 continue
-            args = blockdev_args(record.blockdev) + _device(**props)
+            args = blockdevs + _device(**props)
             self.scsi_bytes.append(livedisks.args_bytes(args))
             self.scsi_native.append(False)
             self.args += args

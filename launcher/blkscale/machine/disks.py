@@ -5,7 +5,10 @@ through its QEMU namespace for what its XML cannot say), so the option
 text is made here too.
 """
 
+import os
 from collections import Counter
+
+from ..errors import UsageError
 
 # Per device type: our property -> QEMU's property name.
 DEVICE_PROPS = {
@@ -168,14 +171,51 @@ def disk_wwn(group, index):
     return SAS_WWN_BASE | group.number << 40 | index + 1
 
 
+# NAA 3 names for the LUNs of multipath groups: 0x31 in the top byte, so
+# that they meet neither the SAS disks' (0x30) nor mptsas1068's (0x35).
+MULTIPATH_WWN_BASE = 0x31 << 56
+
+
+def lun_wwn(group, index):
+    """The WWN of a LUN of a multipath group, the same on every path: the
+    guest's scsi_id reads it from VPD page 0x83 as the LUN's WWID, and
+    multipath groups paths by it."""
+    return MULTIPATH_WWN_BASE | group.number << 40 | index + 1
+
+
+def multipath_wwid(group, index):
+    """The WWID the guest's scsi_id gives the LUN (NAA designator: "3"
+    and the name's 16 hex digits), which names its dm-multipath map."""
+    return f"3{lun_wwn(group, index):016x}"
+
+
+# BLKSCALE_MULTIPATH_FAULT=serial: every path but the first reports a
+# serial of its own (the LUN's serial and "p<path>"), as paths that are
+# not the same LUN would: for the tests, whose census must then fail.
+MULTIPATH_FAULT = "BLKSCALE_MULTIPATH_FAULT"
+
+
+def multipath_fault():
+    value = os.environ.get(MULTIPATH_FAULT, "")
+    if value not in ("", "serial"):
+        raise UsageError(f"{MULTIPATH_FAULT}={value}: must be serial")
+    return value
+
+
 def disk_props(disk):
     """The properties every disk device has: its node, serial, sharing,
-    and on a SAS HBA its WWN."""
-    props = {"drive": node_name(disk.group, disk.index),
-             "serial": disk_serial(disk.group, disk.index)}
+    and on a SAS HBA or a LUN with several paths its WWN."""
+    serial = disk_serial(disk.group, disk.index)
+    path = getattr(disk, "path", 0)
+    if path and multipath_fault() == "serial":
+        serial += f"p{path}"
+    props = {"drive": node_name(disk.group, disk.index), "serial": serial}
     if disk.group.kind == "sas":
         props["wwn"] = f"{disk_wwn(disk.group, disk.index):#018x}"
-    if disk.group.backing == "slice":
-        # Slices of one file: every device writes to the same file node.
+    elif disk.group.multipath:
+        props["wwn"] = f"{lun_wwn(disk.group, disk.index):#018x}"
+    if disk.group.backing == "slice" or disk.group.multipath:
+        # Slices of one file: every device writes to the same file node;
+        # a LUN's paths are devices on one block node.
         props["share-rw"] = True
     return props

@@ -39,6 +39,7 @@ class Disk:
     props: tuple                # ((QEMU property, value), ...)
     target: int = None
     lun: int = None
+    path: int = 0               # which path to its LUN; 0 owns the node
 
     @property
     def serial(self):
@@ -109,7 +110,7 @@ def _disk(files, record):
     return Disk(record.group, record.index, record.name,
                 _blockdev(files, record.group, record.index),
                 tuple(disk_props(record).items()), record.target,
-                record.lun)
+                record.lun, record.path)
 
 
 def build(planned, files):

@@ -46,11 +46,13 @@ def signature(group_id, index, nonce):
 
 
 def disk_groups(topo):
-    """/etc/blkscale/disk-groups: one line per virtio group."""
-    lines = ["# id kind disks sectors signed"]
+    """/etc/blkscale/disk-groups: one line per PCI disk group; a group
+    whose LUNs have several paths adds their number."""
+    lines = ["# id kind disks sectors signed [paths]"]
     for g in topo.pci_groups:
+        paths = f" {g.paths}" if g.multipath else ""
         lines.append(f"{g.id} {g.kind} {g.disks} {g.size_bytes // SECTOR} "
-                     f"{1 if g.file_backed else 0}")
+                     f"{1 if g.file_backed else 0}{paths}")
     return "\n".join(lines) + "\n"
 
 

@@ -124,7 +124,9 @@ def build_argv(planned, files, variant, accel, qemu):
         argv += ["-device", f"{qtype},id={ctrl_id},{place}{props}"]
         scsi_bus = scsi_bus_path(ctrl.bus, ctrl_id, ctrl.kind)
         for disk in ctrl.disks:
-            argv += blockdev_args(disk.blockdev)
+            if not disk.path:
+                # Later paths use the node of the first.
+                argv += blockdev_args(disk.blockdev)
             argv += ["-device", f"scsi-hd,bus={scsi_bus},"
                      f"scsi-id={disk.target},"
                      f"lun={disk.lun}{_props(dict(disk.props))}"]

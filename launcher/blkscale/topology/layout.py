@@ -70,6 +70,7 @@ class Disk:
     # order (libvirt's <target dev>: the guest's own SCSI names follow
     # asynchronous probe order).
     name: str = ""
+    path: int = 0             # which path to the LUN (virtio_scsi[].paths)
 
 
 @dataclass(frozen=True)
@@ -265,7 +266,11 @@ def _disks(group, index, bus, slot, count):
         addresses = [(index, None, None)]
         prefix = "vd"
     else:
-        first = index * group.disks_per_controller
+        # Device `index` is controller index % controllers of path
+        # index // controllers: every path's controllers carry the same
+        # LUNs at the same addresses.
+        path, controller = divmod(index, group.controllers)
+        first = controller * group.disks_per_controller
         addresses = [(first + target * group.luns + lun, target, lun)
                      for target in range(group.targets)
                      for lun in range(group.luns)]
@@ -273,6 +278,7 @@ def _disks(group, index, bus, slot, count):
     disks = []
     for number, target, lun in addresses:
         disks.append(Disk(group, number, bus, slot, target, lun,
-                          prefix + disk_suffix(count[prefix])))
+                          prefix + disk_suffix(count[prefix]),
+                          path if prefix == "sd" else 0))
         count[prefix] += 1
     return disks

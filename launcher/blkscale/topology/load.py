@@ -91,7 +91,7 @@ def load(path):
 
     blk = [BlkGroup(field=f"virtio_blk[{i}]", **d)
            for i, d in enumerate(data["virtio_blk"])]
-    scsi = [ScsiGroup(field=f"virtio_scsi[{i}]", **d)
+    scsi = [ScsiGroup(field=f"virtio_scsi[{i}]", number=i, **d)
             for i, d in enumerate(data["virtio_scsi"])]
     sas = [SasGroup(field=f"sas[{i}]", number=i, **d)
            for i, d in enumerate(data["sas"])]
@@ -131,7 +131,22 @@ def load(path):
     if not topo.expected_total:
         _check_diskless(topo)
     _check_udev_kinds(topo)
+    _check_multipath(topo)
     return topo
+
+
+def _check_multipath(topo):
+    """A LUN on several paths is one dm-multipath map in the guest, which
+    needs udev (multipathd learns of paths from udev's events and reads
+    the WWID udev's scsi_id found)."""
+    if "multipath" in topo.plan.steps and not topo.multipath_groups:
+        raise TopologyError(topo.path, "plan.steps", "step multipath needs "
+                            "a virtio_scsi group with paths of 2 or more")
+    for group in topo.multipath_groups:
+        if not topo.guest.udev:
+            raise TopologyError(topo.path, f"{group.field}.paths",
+                                f"{group.paths} paths need dm-multipath, "
+                                "which needs guest.udev = true")
 
 
 def _check_udev_keys(path, guest, raw_guest):

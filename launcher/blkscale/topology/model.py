@@ -63,6 +63,8 @@ class PciGroup:
 class BlkGroup(PciGroup):
     count: int = 0
     kind = "virtio_blk"
+    paths = 1
+    multipath = False
 
     @property
     def devices(self):
@@ -72,17 +74,32 @@ class BlkGroup(PciGroup):
     def disks(self):
         return self.count
 
+    path_disks = disks
+
 
 @dataclass(frozen=True)
 class ScsiGroup(PciGroup):
     controllers: int = 1
     targets: int = 1
     luns: int = 1
+    # Paths to every LUN: `paths` sets of `controllers` controllers, each
+    # LUN on one controller of every set, one block node behind them all.
+    paths: int = 1
+    number: int = 0           # its place among the [[virtio_scsi]] groups
     kind = "virtio_scsi"
 
     @property
     def devices(self):
-        return self.controllers
+        return self.controllers * self.paths
+
+    @property
+    def path_disks(self):
+        """SCSI disks the guest sees: every LUN once per path."""
+        return self.disks * self.paths
+
+    @property
+    def multipath(self):
+        return self.paths > 1
 
     @property
     def disks_per_controller(self):
@@ -118,9 +135,12 @@ class SasGroup:
     queue_size = 128
     vectors = 0
 
+    paths = 1
+    multipath = False
     size_bytes = PciGroup.size_bytes
     file_backed = PciGroup.file_backed
     devices = ScsiGroup.devices
+    path_disks = ScsiGroup.path_disks
     disks_per_controller = ScsiGroup.disks_per_controller
     disks = ScsiGroup.disks
 
@@ -258,7 +278,8 @@ class Topology:
             sim += self.null_blk.disks
         return {
             "virtio": sum(g.count for g in self.blk_groups),
-            "scsi": sum(g.disks for g in self.scsi_groups + self.sas_groups),
+            "scsi": sum(g.path_disks
+                        for g in self.scsi_groups + self.sas_groups),
             "sim": sim,
         }
 
@@ -267,6 +288,11 @@ class Topology:
         """SCSI disks the guest must find attached through the SAS
         transport class (a part of expected["scsi"])."""
         return sum(g.disks for g in self.sas_groups)
+
+    @property
+    def multipath_groups(self):
+        """The groups whose LUNs the guest sees on more than one path."""
+        return [g for g in self.scsi_groups if g.multipath]
 
     @property
     def expected_total(self):

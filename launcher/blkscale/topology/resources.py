@@ -201,7 +201,7 @@ def _memory(topo, layout):
     for kind, groups in (("virtio_scsi", topo.scsi_groups),
                          ("sas", topo.sas_groups)):
         per_disk = MEM_SAS_DISK_KIB if kind == "sas" else MEM_SCSI_DISK_KIB
-        scsi = per_disk * sum(g.disks for g in groups)
+        scsi = per_disk * sum(g.path_disks for g in groups)
         if kind == "virtio_scsi" or groups:
             parts[kind] = int(ctrl[kind] + scsi)
     sim = 0

@@ -52,7 +52,8 @@ CONSOLES = ("auto", "quiet", "virtio", "serial")
 # The guest's steps, one executable each in guest-tools/initramfs/steps/
 # (test_guest_steps.py holds the two lists equal).
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
-         "selftest", "fuzz", "fault", "blktests", "gluestress", "partitions")
+         "selftest", "fuzz", "fault", "blktests", "gluestress", "partitions",
+         "multipath")
 # The results section a step's output travels in where it is not the
 # step's name (guest-tools/PROTOCOL.md; the guest's /init sends them so):
 # fio's raw JSON, from which the launcher derives "fio", and devtaudit's
@@ -316,11 +317,19 @@ VIRTIO_BLK = Table({
                   "virtqueue size (auto: QEMU's default, 256)"),
 })
 
+# Paths to one LUN (virtio_scsi[].paths); dm-multipath takes any number,
+# 8 is as many fabrics as a host is likely to have.
+MAX_PATHS = 8
+
 VIRTIO_SCSI = Table({
     "id": Field(Str(pattern=ID_PATTERN), required=True, doc="group id"),
     "controllers": Field(Int(1, 4096), 1, doc="virtio-scsi-pci controllers"),
     "targets": Field(Int(1, 255), 1, doc="targets per controller"),
     "luns": Field(Int(1, 16384), 1, doc="LUNs per target"),
+    "paths": Field(Int(1, MAX_PATHS), 1,
+                   doc="paths to every LUN: each LUN on one controller of "
+                       "each of `paths` sets of `controllers` controllers, "
+                       "one backing, the same serial and WWN (multipath)"),
     **_backing_fields(),
     **_pci_fields("request queues (auto: QEMU's default, one per vCPU)",
                   "virtqueue size (auto: QEMU's default, 256)"),
