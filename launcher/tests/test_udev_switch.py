@@ -119,6 +119,16 @@ def test_figures_of_a_run_with_udev():
     assert "rule failures 1" in udevfigures.links_line(fig)
 
 
+def test_dropped_uevents_are_named():
+    doc = results_with_udev()
+    assert "dropped" not in udevfigures.line(udevfigures.of(doc))
+    doc["udev"]["udevd_uevent_drops"] = 2803
+    fig = udevfigures.of(doc)
+    assert fig["udevd_uevent_drops"] == 2803
+    assert "udevd's uevent socket dropped 2803 events" in \
+        udevfigures.line(fig)
+
+
 def test_no_settle_figure_when_settle_timed_out():
     doc = results_with_udev()
     doc["udev"]["settle_exit"] = 1

@@ -41,6 +41,7 @@ def of(doc):
         "latency_max_ms": number(latency.get("max")),
         "kernel_events": number(monitor.get("kernel_events")),
         "udev_events": number(monitor.get("udev_events")),
+        "udevd_uevent_drops": number(udev.get("udevd_uevent_drops")),
         "disks_with_by_id": number(links.get("disks_with_by_id")),
         "disks_without_by_id": number(links.get("disks_without_by_id")),
         "disks_excused": number(links.get("disks_excused")),
@@ -67,7 +68,10 @@ def line(fig):
             f"{_num(fig['settle_after_last_disk_s'])} s after the last disk, "
             f"{_num(fig['cpu_ms_per_disk'])} ms CPU per disk, latency "
             f"median {_num(fig['latency_median_ms'], 1)} ms, "
-            f"p90 {_num(fig['latency_p90_ms'], 1)} ms")
+            f"p90 {_num(fig['latency_p90_ms'], 1)} ms"
+            + (f"; udevd's uevent socket dropped "
+               f"{_count(fig['udevd_uevent_drops'])} events"
+               if fig.get("udevd_uevent_drops") else ""))
 
 
 def links_line(fig):
