@@ -341,14 +341,14 @@ def test_shipped_612_series_is_where_patched_612_looks():
 
 def test_kernels_sweep_names_declared_variants():
     """bench/sweeps/kernels.toml sets the shipped kernels side by side:
-    every name it uses is declared, and none of the five is left out."""
+    every name it uses is declared, and none of the seven is left out."""
     import tomllib
     sweep = tomllib.loads((TOP / "bench" / "sweeps" / "kernels.toml")
                           .read_text())
     out = variants()
     declared = {line.split()[0] for line in out.stdout.splitlines()[1:]}
     assert set(sweep["variants"]) <= declared
-    assert {"debian", "stock", "patched", "stock-6.12", "patched-6.12"} <= \
-        set(sweep["variants"])
+    assert {"debian", "stock", "patched", "stock-6.12", "patched-6.12",
+            "stock-dcfg", "patched-dcfg"} <= set(sweep["variants"])
     assert sweep["topologies"] == ["default", "oracle-4000", "ibm-5000"]
     assert sweep["repeat"] == 3
