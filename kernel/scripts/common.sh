@@ -233,6 +233,7 @@ configure_distro_tree() {
 	list=$TOP/$VARIANT_MODULES_LIST
 	[ -f "$list" ] || die "$variant: $VARIANT_MODULES_LIST: no such file"
 	mkdir -p "$cfg"
+	cp "$DISTRO_CONFIG" "$obj/distro.config"
 	: >"$log"
 	# Debian's, and Debian's with the fragments but every module kept:
 	# what localmodconfig alone took away shows between the two.
