@@ -177,11 +177,12 @@ replace_config() {
 }
 
 # The versioned package a meta package (linux-image-amd64) depends on
-# (linux-image-6.1.0-57-amd64), or the name itself.
+# (linux-image-6.1.0-57-amd64), or the name itself.  awk reads all of
+# apt's output: one that stopped early would kill it with SIGPIPE.
 resolve_package() {
 	local dep
 	dep=$(apt-cache depends "$1" 2>/dev/null |
-		awk -v kind="$2" '$1 == "Depends:" && index($2, kind) == 1 { print $2; exit }')
+		awk -v kind="$2" '$1 == "Depends:" && index($2, kind) == 1 && !n++ { print $2 }')
 	echo "${dep:-$1}"
 }
 
@@ -195,7 +196,7 @@ distro_config() {
 	apt-cache show "$want" >/dev/null 2>&1 || die "apt knows no package $want"
 	image=$(resolve_package "$want" linux-image-)
 	version=$(apt-cache show --no-all-versions "$image" 2>/dev/null |
-		awk '$1 == "Version:" { print $2; exit }')
+		awk '$1 == "Version:" && !n++ { print $2 }')
 	[ -n "$version" ] || die "apt knows no version of $image"
 	dir=$KOUT/distro-config/${image}_$version
 	if [ ! -f "$dir/config" ]; then
