@@ -1,7 +1,8 @@
 #!/bin/bash
 # Configure and build one variant of kernel/variants.toml: bzImage and
 # modules, installed into build/kernel/out/VARIANT/ with the release
-# string, the .config and what the variant was made of (variant.json).
+# string, the .config, where that config came from (config_origin) and
+# what the variant was made of (base, patches).
 . "$(dirname "$0")/common.sh"
 
 variant=${1:?usage: build.sh VARIANT}
@@ -30,7 +31,11 @@ kmake() {
 		-j"$jobs" "$@"
 }
 
-configure_tree "$src" "$obj" "$variant" "$obj/config.log"
+if [ -n "$VARIANT_CONFIG_FROM" ]; then
+	configure_distro_tree "$src" "$obj" "$variant" "$obj/config.log"
+else
+	configure_tree "$src" "$obj" "$variant" "$obj/config.log"
+fi
 
 log "build $variant ($jobs jobs)"
 kmake bzImage modules >"$obj/build.log" 2>&1 || {
@@ -41,6 +46,7 @@ kmake bzImage modules >"$obj/build.log" 2>&1 || {
 # Before bzImage, which install_kernel writes last: a kernel make thinks
 # up to date always says what it was made of.
 record_source "$variant"
+cp "$obj/config_origin" "$out/config_origin"
 install_kernel "$src" "$obj" "$out" "$variant" "$obj/build.log" ||
 	die "$variant: modules_install failed (see $obj/build.log)"
 release=$(cat "$out/release")

@@ -131,6 +131,18 @@ configure_tree() {
 	KCONFIG_ALLCONFIG=$obj/blkscale.allconfig make -s -C "$src" O="$obj" \
 		KCONFIG_CONFIG=.config.new allnoconfig >"$log" 2>&1 ||
 		die "$variant: configuration failed (see $log)"
+	check_fragments "$src" "$obj" "$variant" "$obj/.config.new"
+	echo "tinyconfig, then $(variant_fragments "$variant" |
+		sed "s|^$TOP/||" | paste -sd' ' | sed 's/ /, then /g')" \
+		>"$obj/config_origin"
+	replace_config "$obj"
+}
+
+# Every option a variant's fragments ask for must be in CONFIG as asked
+# (kconfig's dependencies can refuse one); one the base's Kconfig does
+# not define at all is left out and said.
+check_fragments() {
+	local src=$1 obj=$2 variant=$3 config=$4 f line sym missing= absent=
 	kconfig_symbols "$src" >"$obj/kconfig.symbols"
 	for f in $(variant_fragments "$variant"); do
 		while IFS= read -r line; do
@@ -139,24 +151,146 @@ configure_tree() {
 				sym=${line%%=*}
 				if ! grep -qxF "$sym" "$obj/kconfig.symbols"; then
 					absent="$absent $sym"
-				elif ! grep -qxF "$line" "$obj/.config.new"; then
+				elif ! grep -qxF "$line" "$config"; then
 					missing="$missing $sym(${f#"$TOP"/})"
 				fi ;;
 			"# CONFIG_"*" is not set")
 				sym=${line#\# }
 				sym=${sym%% *}
-				! grep -q "^$sym=" "$obj/.config.new" ||
+				! grep -q "^$sym=" "$config" ||
 					missing="$missing $sym(${f#"$TOP"/})" ;;
 			esac
 		done <"$f"
 	done
 	[ -z "$missing" ] || die "$variant: options not applied by kconfig:$missing"
 	[ -z "$absent" ] || log "$variant: not in this kernel's Kconfig, left out:$absent"
-	if ! cmp -s "$obj/.config.new" "$obj/.config"; then
-		mv "$obj/.config.new" "$obj/.config"
+}
+
+# OBJ/.config.new replaces OBJ/.config only when it differs, so kbuild
+# keeps its objects.
+replace_config() {
+	if ! cmp -s "$1/.config.new" "$1/.config"; then
+		mv "$1/.config.new" "$1/.config"
 	else
-		rm -f "$obj/.config.new"
+		rm -f "$1/.config.new"
 	fi
+}
+
+# The versioned package a meta package (linux-image-amd64) depends on
+# (linux-image-6.1.0-57-amd64), or the name itself.  awk reads all of
+# apt's output: one that stopped early would kill it with SIGPIPE.
+resolve_package() {
+	local dep
+	dep=$(apt-cache depends "$1" 2>/dev/null |
+		awk -v kind="$2" '$1 == "Depends:" && index($2, kind) == 1 && !n++ { print $2 }')
+	echo "${dep:-$1}"
+}
+
+# Debian's config of a linux-image-X package, taken from the package
+# (apt-get download, nothing installed) once into
+# build/kernel/distro-config/PACKAGE_VERSION/config: sets DISTRO_CONFIG
+# to that file and DISTRO_IMAGE to "PACKAGE VERSION".
+distro_config() {
+	local want=$1 image version dir
+	apt-cache show "$want" >/dev/null 2>&1 || apt-get update -q >/dev/null 2>&1 || true
+	apt-cache show "$want" >/dev/null 2>&1 || die "apt knows no package $want"
+	image=$(resolve_package "$want" linux-image-)
+	version=$(apt-cache show --no-all-versions "$image" 2>/dev/null |
+		awk '$1 == "Version:" && !n++ { print $2 }')
+	[ -n "$version" ] || die "apt knows no version of $image"
+	dir=$KOUT/distro-config/${image}_$version
+	if [ ! -f "$dir/config" ]; then
+		log "fetch $image $version (its config)"
+		rm -rf "$dir.tmp"
+		mkdir -p "$dir.tmp"
+		# As root apt hands the download to its own user, who cannot write here.
+		(cd "$dir.tmp" && apt-get download -q -o APT::Sandbox::User=root \
+			"$image=$version") >"$KOUT/apt-download.log" 2>&1 ||
+			die "apt-get download $image failed (see $KOUT/apt-download.log)"
+		dpkg-deb --fsys-tarfile "$dir.tmp/"*.deb |
+			tar -x -C "$dir.tmp" --wildcards './boot/config-*' ||
+			die "$image holds no /boot/config-*"
+		mv "$dir.tmp"/boot/config-* "$dir.tmp/config"
+		rm -rf "$dir.tmp/"*.deb "$dir.tmp/boot"
+		rm -rf "$dir" && mv "$dir.tmp" "$dir"
+	fi
+	DISTRO_CONFIG=$dir/config
+	DISTRO_IMAGE="$image $version"
+}
+
+# Write OBJ/.config for a variant on a Debian image's config
+# (config_from): Debian's config as its package ships it, olddefconfig,
+# localmodconfig against the variant's module list (every =m option no
+# listed module needs becomes n; no =y option changes), then the
+# variant's fragments.  OBJ/config-changes lists every option Debian
+# builds in (=y) that the result does not, and why: a fragment asks, it
+# follows from one (or from this machine's toolchain), or kconfig allows
+# it only with a module localmodconfig left out (each such option is
+# tried again as =y: one that kconfig lets stand stays).
+configure_distro_tree() {
+	local src=$1 obj=$2 variant=$3 log=$4 cfg=$2/distro-config list f
+	local k=(make -s -C "$src" O="$cfg")
+	distro_config "$VARIANT_CONFIG_FROM"
+	list=$TOP/$VARIANT_MODULES_LIST
+	[ -f "$list" ] || die "$variant: $VARIANT_MODULES_LIST: no such file"
+	mkdir -p "$cfg"
+	cp "$DISTRO_CONFIG" "$obj/distro.config"
+	: >"$log"
+	# Debian's, and Debian's with the fragments but every module kept:
+	# what localmodconfig alone took away shows between the two.
+	cp "$DISTRO_CONFIG" "$cfg/.config"
+	for f in $(variant_fragments "$variant"); do cat "$f"; done >>"$cfg/.config"
+	"${k[@]}" olddefconfig >>"$log" 2>&1 ||
+		die "$variant: olddefconfig failed (see $log)"
+	mv "$cfg/.config" "$cfg/full.config"
+	cp "$DISTRO_CONFIG" "$cfg/.config"
+	"${k[@]}" olddefconfig >>"$log" 2>&1 ||
+		die "$variant: olddefconfig failed (see $log)"
+	# Comments and blank lines out: every other line's first word is a
+	# module, as in lsmod's output.
+	grep -v -e '^[[:space:]]*#' -e '^[[:space:]]*$' "$list" >"$cfg/lsmod"
+	LSMOD=$cfg/lsmod "${k[@]}" localmodconfig </dev/null >>"$log" 2>&1 ||
+		die "$variant: localmodconfig failed (see $log)"
+	if grep -q 'config not found' "$log"; then
+		die "$variant: $VARIANT_MODULES_LIST: modules this kernel does not build:$(grep -o '^[^ ]* config not found' "$log" | cut -d' ' -f1 | paste -sd' ' | sed 's/^/ /')"
+	fi
+	for f in $(variant_fragments "$variant"); do cat "$f"; done >>"$cfg/.config"
+	"${k[@]}" olddefconfig >>"$log" 2>&1 ||
+		die "$variant: olddefconfig failed (see $log)"
+	# A built-in option that went with the modules but that kconfig lets
+	# stand without them is put back: what stays lost is only what
+	# cannot be built in without a module the list does not load.
+	config_changes "$DISTRO_CONFIG" "$cfg/full.config" "$cfg/.config" \
+		"$(variant_fragments "$variant")" |
+		awk '$1 == "localmodconfig" { print $2 "=y" }' >>"$cfg/.config"
+	"${k[@]}" olddefconfig >>"$log" 2>&1 ||
+		die "$variant: olddefconfig failed (see $log)"
+	check_fragments "$src" "$obj" "$variant" "$cfg/.config"
+	cp "$cfg/.config" "$obj/.config.new"
+	config_changes "$DISTRO_CONFIG" "$cfg/full.config" "$obj/.config.new" \
+		"$(variant_fragments "$variant")" >"$obj/config-changes"
+	echo "debian $DISTRO_IMAGE config, localmodconfig against $VARIANT_MODULES_LIST ($(wc -l <"$cfg/lsmod") modules), then $(variant_fragments "$variant" |
+		sed "s|^$TOP/||" | paste -sd' ' | sed 's/ /, then /g'); built-in options changed: $(grep -c '^fragment\|^follows' "$obj/config-changes" || true) by the fragments, $(grep -c '^localmodconfig' "$obj/config-changes" || true) only with a module left out" \
+		>"$obj/config_origin"
+	replace_config "$obj"
+}
+
+# Each CONFIG_X=y of DISTRO that FINAL does not have, one a line:
+# "fragment X", "follows X" (FULL, Debian's with the fragments and every
+# module, lacks it too) or "localmodconfig X" (only FINAL lacks it).
+config_changes() {
+	local distro=$1 full=$2 final=$3 fragments=$4 sym
+	grep -E '^CONFIG_[A-Z0-9_]+=y$' "$distro" | cut -d= -f1 | while read -r sym; do
+		grep -qx "$sym=y" "$final" && continue
+		# shellcheck disable=SC2086
+		if grep -qE "^$sym=|^# $sym is not set" $fragments; then
+			echo "fragment $sym"
+		elif ! grep -qx "$sym=y" "$full"; then
+			echo "follows $sym"
+		else
+			echo "localmodconfig $sym"
+		fi
+	done
 }
 
 # Install the kernel built in OBJ (source tree SRC) as VARIANT into OUT:

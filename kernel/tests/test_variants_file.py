@@ -3,6 +3,7 @@ shipped variants as declared, and each kind of bad file refused in one
 line that names the file and the field, with exit status 2."""
 import os
 import pathlib
+import re
 import subprocess
 
 import pytest
@@ -86,6 +87,72 @@ def test_variants_of_one_base_and_series_share_a_tree():
                            "kernel/configs/blktests-6.12.config"]
     six_one = shell("stock-blktests")["VARIANT_CONFIG"].strip("'").split()
     assert six_one[-1] == "kernel/configs/blktests.config"
+
+
+def test_debian_config_variants_say_where_their_config_comes_from():
+    """stock-dcfg and patched-dcfg: Debian's config of linux-image-amd64,
+    trimmed by localmodconfig to a committed module list, in the stock
+    and patched trees; rebuilt when the list changes."""
+    for name, tree, patches in (("stock-dcfg", "stock", "''"),
+                                ("patched-dcfg", "patched",
+                                 "kernel/patches")):
+        v = shell(name)
+        assert v["VARIANT_BASE"] == "linux-source-6.1"
+        assert v["VARIANT_CONFIG_FROM"] == "linux-image-amd64"
+        assert v["VARIANT_MODULES_LIST"] == \
+            "kernel/configs/debian-6.1.modules"
+        assert v["VARIANT_CONFIG"] == "kernel/configs/debian-6.1.config"
+        assert v["VARIANT_TREE"] == tree
+        assert v["VARIANT_PATCHES"] == patches
+        # Its blktests flavour keeps the same starting point.
+        flavour = shell(f"{name}-blktests")
+        assert flavour["VARIANT_CONFIG_FROM"] == "linux-image-amd64"
+    assert shell("stock")["VARIANT_CONFIG_FROM"] == "''"
+    out = variants("--make")
+    deps = dict(line.split(" := ", 1) for line in out.stdout.splitlines()
+                if " := " in line)
+    assert "kernel/configs/debian-6.1.modules" in \
+        deps["KERNEL_DEPS_stock-dcfg"].split()
+    assert "kernel/configs/debian-6.1.modules" not in \
+        deps["KERNEL_DEPS_stock"].split()
+
+
+def test_the_module_list_names_modules_one_a_line():
+    """localmodconfig reads the first word of every line: the list holds
+    module names (as /proc/modules spells them) and comments only."""
+    text = (TOP / "kernel/configs/debian-6.1.modules").read_text()
+    names = [line for line in text.splitlines()
+             if line.strip() and not line.lstrip().startswith("#")]
+    assert names, "no module listed"
+    for name in names:
+        assert re.fullmatch(r"[a-z0-9_]+", name), name
+    assert len(set(names)) == len(names)
+    # What every guest loads (guest-tools/initramfs/modules, boot and plan).
+    wanted = (TOP / "guest-tools/initramfs/modules").read_text().split("\n")
+    for line in wanted:
+        words = line.split()
+        if len(words) == 2 and words[0] in ("boot", "plan"):
+            assert words[1] in names, words[1]
+
+
+def test_recorded_kernel_says_where_its_config_came_from(tmp_path,
+                                                         monkeypatch):
+    """results.json's kernel.config_origin is the build's config_origin
+    file, null for a kernel built before it was recorded."""
+    import sys
+    sys.path.insert(0, str(TOP / "launcher"))
+    from blkscale import kernels
+    out = tmp_path / "kernel" / "out"
+    for name in ("new", "old"):
+        (out / name).mkdir(parents=True)
+        (out / name / "config").write_text("CONFIG_X=y\n")
+        (out / name / "base").write_text("linux-source-6.1 6.1.192-3\n")
+    origin = ("debian linux-image-6.1.0-57-amd64 6.1.192-3 config, "
+              "localmodconfig against kernel/configs/debian-6.1.modules")
+    (out / "new" / "config_origin").write_text(origin + "\n")
+    monkeypatch.setenv("BUILD", str(tmp_path))
+    assert kernels.recorded("new")["config_origin"] == origin
+    assert kernels.recorded("old")["config_origin"] is None
 
 
 def test_a_user_adds_a_variant_in_a_few_lines(tmp_path):
@@ -172,6 +239,38 @@ BAD = [
         'config = ["kernel/configs/blkscale.config"]\n'
         'cmdline = "quiet rdinit=/bin/sh"'),
      "stock.cmdline", 'must not set "rdinit=/bin/sh"'),
+    ("config_from without modules_list", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'config_from = "linux-image-amd64"'),
+     "stock.modules_list", "missing: config_from needs the list"),
+    ("modules_list missing file", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'config_from = "linux-image-amd64"\n'
+        'modules_list = "kernel/configs/none.modules"'),
+     "stock.modules_list", "kernel/configs/none.modules: no such file"),
+    ("modules_list outside", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'config_from = "linux-image-amd64"\n'
+        'modules_list = "/tmp/lsmod"'),
+     "stock.modules_list", "inside the repository"),
+    ("modules_list without config_from", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'modules_list = "kernel/configs/debian-6.1.modules"'),
+     "stock.modules_list", "only with config_from"),
+    ("config_from not an image", GOOD.replace(
+        'config = ["kernel/configs/blkscale.config"]',
+        'config = ["kernel/configs/blkscale.config"]\n'
+        'config_from = "linux-source-6.1"\n'
+        'modules_list = "kernel/configs/debian-6.1.modules"'),
+     "stock.config_from", "not a linux-image-X package"),
+    ("prebuilt config_from", GOOD.replace(
+        'modules = "package"', 'modules = "package"\n'
+        'config_from = "linux-image-amd64"'),
+     "distro.config_from", "only for a source"),
     ("flavour name taken", GOOD + '''
 [[variant]]
 name = "stock-blktests"
@@ -242,14 +341,14 @@ def test_shipped_612_series_is_where_patched_612_looks():
 
 def test_kernels_sweep_names_declared_variants():
     """bench/sweeps/kernels.toml sets the shipped kernels side by side:
-    every name it uses is declared, and none of the five is left out."""
+    every name it uses is declared, and none of the seven is left out."""
     import tomllib
     sweep = tomllib.loads((TOP / "bench" / "sweeps" / "kernels.toml")
                           .read_text())
     out = variants()
     declared = {line.split()[0] for line in out.stdout.splitlines()[1:]}
     assert set(sweep["variants"]) <= declared
-    assert {"debian", "stock", "patched", "stock-6.12", "patched-6.12"} <= \
-        set(sweep["variants"])
+    assert {"debian", "stock", "patched", "stock-6.12", "patched-6.12",
+            "stock-dcfg", "patched-dcfg"} <= set(sweep["variants"])
     assert sweep["topologies"] == ["default", "oracle-4000", "ibm-5000"]
     assert sweep["repeat"] == 3

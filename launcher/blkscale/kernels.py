@@ -28,7 +28,7 @@ SOURCE_BASE = re.compile(r"linux-source-(\d+\.\d+)")
 IMAGE_BASE = re.compile(r"linux-image-[a-z0-9][a-z0-9.+-]*")
 HEADERS = re.compile(r"linux-headers-[a-z0-9][a-z0-9.+-]*")
 FIELDS = {"name", "base", "config", "patches", "modules", "headers",
-          "cmdline", "series_at"}
+          "cmdline", "series_at", "config_from", "modules_list"}
 # Words of a kernel command line the launcher sets itself
 # (guest-tools/PROTOCOL.md), which neither a variant's cmdline nor a
 # topology's guest.cmdline may set.
@@ -47,6 +47,9 @@ class Variant:
     tree: str = field(default=None, compare=False)
     cmdline: str = ""           # appended to every boot of this kernel
     series_at: str = None       # a baseline file: its series' commit
+    config_from: str = None     # source: a linux-image-X whose config
+    #                             replaces tinyconfig
+    modules_list: str = None    # with config_from: localmodconfig's list
 
     @property
     def prebuilt(self):
@@ -115,7 +118,9 @@ def load(path=None):
                                           fragment, v.base_version),
                                       v.patches, flavour_of=v.name,
                                       cmdline=v.cmdline,
-                                      series_at=v.series_at)
+                                      series_at=v.series_at,
+                                      config_from=v.config_from,
+                                      modules_list=v.modules_list)
     return _with_trees(variants)
 
 
@@ -223,8 +228,30 @@ def _source_variant(shown, name, table, base):
             raise InputError(shown, f"{name}.series_at", "needs patches: "
                              "the directory whose series it takes")
         _repo_path(shown, f"{name}.series_at", series_at, "baseline file")
+    config_from = table.get("config_from")
+    modules_list = table.get("modules_list")
+    if config_from is not None:
+        if not isinstance(config_from, str) or not IMAGE_BASE.fullmatch(
+                config_from):
+            raise InputError(shown, f"{name}.config_from", f"{config_from!r}"
+                             ": not a linux-image-X package (the Debian "
+                             "kernel whose config is the starting point)")
+        if modules_list is None:
+            raise InputError(shown, f"{name}.modules_list", "missing: "
+                             "config_from needs the list of modules a "
+                             "guest loads, for localmodconfig (e.g. "
+                             "kernel/configs/debian-6.1.modules)")
+    if modules_list is not None:
+        where = f"{name}.modules_list"
+        if config_from is None:
+            raise InputError(shown, where, "only with config_from (it "
+                             "trims that config's modules)")
+        _repo_path(shown, where, modules_list, "module list")
+        if not (paths.REPO / modules_list).is_file():
+            raise InputError(shown, where, f"{modules_list}: no such file")
     return Variant(name, base, tuple(fragments), patches,
-                   series_at=series_at)
+                   series_at=series_at, config_from=config_from,
+                   modules_list=modules_list)
 
 
 def _prebuilt_variant(shown, name, table, base):
@@ -235,6 +262,11 @@ def _prebuilt_variant(shown, name, table, base):
         if key in table:
             raise InputError(shown, f"{name}.{key}", "a prebuilt kernel "
                              "cannot be patched")
+    for key in ("config_from", "modules_list"):
+        if key in table:
+            raise InputError(shown, f"{name}.{key}", "only for a source "
+                             "(linux-source-X) base: a prebuilt kernel "
+                             "keeps its own config")
     modules = table.get("modules")
     if modules != "package":
         # A kernel and modules of one's own: run --kernel PATH --modules DIR.
@@ -318,9 +350,10 @@ def series_expectation(name):
 
 def recorded(name):
     """What results.json records of a built variant's kernel: its base
-    package and version, its config's sha256 and the patches applied
-    (build/kernel/out/NAME/: base, config, patches, written by the
-    build); None for what the build did not leave."""
+    package and version, its config's sha256 and where that config came
+    from, and the patches applied (build/kernel/out/NAME/: base, config,
+    config_origin, patches, written by the build); None for what the
+    build did not leave."""
     kdir = paths.kernel_dir(name)
 
     def text(file):
@@ -333,10 +366,12 @@ def recorded(name):
     config = text("config")
     patches = text("patches")
     user = text("userkernel")
+    origin = text("config_origin")
     return {
         "base_package": base[0] if base else None,
         "base_version": " ".join(base[1:]) or None,
         "config_sha256": config_hash(config) if config is not None else None,
+        "config_origin": origin.strip() or None if origin else None,
         "patches": None if patches is None else [
             {"patch_id": line.split(None, 1)[0],
              "subject": (line.split(None, 1)[1:] or [""])[0]}

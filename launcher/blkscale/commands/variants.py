@@ -47,6 +47,10 @@ def shell(v):
         "PATCHES_COMMIT": commit,
         "MODULES": v.modules or "",
         "HEADERS": v.headers or "",
+        # A source variant on a Debian image's config, trimmed by
+        # localmodconfig to the modules its list names.
+        "CONFIG_FROM": v.config_from or "",
+        "MODULES_LIST": v.modules_list or "",
     }
     return "".join(f"VARIANT_{k}={shlex.quote(val)}\n"
                    for k, val in values.items())
@@ -63,6 +67,8 @@ def make_fragment(variants):
             deps = ["$(KERNEL_PREBUILT_SCRIPTS)"]
         else:
             deps = ["$(KERNEL_SCRIPTS)", *v.config]
+            if v.modules_list:
+                deps.append(v.modules_list)
             files = kernels.series(v)
             if v.series_at:
                 # Its series changes with the commit the baseline names.
@@ -79,6 +85,10 @@ def make_fragment(variants):
 def _config_word(v):
     if v.prebuilt:
         return "distro"
+    if v.config_from:
+        return "+".join([f"{v.config_from}(localmod)",
+                         *(c.rsplit("/", 1)[-1].removesuffix(".config")
+                           for c in v.config)])
     return "+".join(c.rsplit("/", 1)[-1].removesuffix(".config")
                     for c in v.config)
 
