@@ -181,3 +181,26 @@ def test_unknown_log():
 
 def test_log_sent_twice():
     broken(with_log(LOG + LOG), "log dmesg sent twice")
+
+
+HELLO = "BLKSCALE-HELLO 1 6.1.192-stock 2.58\n"
+
+
+def test_asks_are_taken_once_in_order():
+    """A step's requests reach the launcher as they arrive, each once."""
+    parser = ResultsParser()
+    parser.feed((HELLO + "BLKSCALE-PHASE pathfail 3.0\n"
+                 "BLKSCALE-ASK paths-down 3.5\n").encode())
+    assert parser.take_asks() == [("paths-down", 3.5)]
+    assert parser.take_asks() == []
+    parser.feed(b"BLKSCALE-ASK paths-up 14.25\nBLKSCALE-DONE ok 20\n")
+    assert parser.take_asks() == [("paths-up", 14.25)]
+    assert parser.finish().asks == [("paths-down", 3.5), ("paths-up", 14.25)]
+
+
+@pytest.mark.parametrize("line", ["BLKSCALE-ASK reboot 3.5",
+                                  "BLKSCALE-ASK paths-down",
+                                  "BLKSCALE-ASK paths-down soon"])
+def test_a_request_the_host_does_not_know_breaks_the_channel(line):
+    with pytest.raises(ChannelError):
+        parse((HELLO + line + "\nBLKSCALE-DONE ok 4\n").encode())

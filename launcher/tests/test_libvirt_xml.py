@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE,
+from launchertest import (GOLDEN, GOLDEN_TOPOLOGIES, HERE, QEMU_ONLY,
                           libvirt_topologies, regenerating_goldens, run_cli)
 
 from blkscale import topology
@@ -73,6 +73,20 @@ def test_virt_xml_validate(topo, tmp_path):
     out = subprocess.run([validate, str(path), "domain"],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+@pytest.mark.parametrize("topo", QEMU_ONLY)
+def test_qemu_only_topologies_are_refused(topo):
+    """A plan that removes paths over QMP has no libvirt form: `xml`
+    says so in one line naming the field, and prints no XML."""
+    out = run_cli("xml", f"topologies/{topo}.toml", "--variant",
+                       "stock")
+    assert out.returncode == 2
+    assert out.stdout == ""
+    assert out.stderr.strip().endswith(
+        "plan.steps: step pathfail needs the QEMU backend (it removes "
+        "paths over QEMU's QMP monitor)")
+    assert len(out.stderr.strip().splitlines()) == 1
 
 
 @pytest.mark.parametrize("topo", ["oracle-4000-verify", "ibm-5000-verify"])

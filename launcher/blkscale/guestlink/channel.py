@@ -10,7 +10,12 @@ Records (guest-tools/PROTOCOL.md), one per line:
     BLKSCALE-STEP <name> <ok|failed|skipped> <start> <end> <message...>
     BLKSCALE-LOG <name> <bytes>
     <that many bytes of text, as they are>
+    BLKSCALE-ASK <request> <uptime_s>
     BLKSCALE-DONE <ok|failed> <uptime_s>
+
+An ASK is a step asking the host to act while it runs (ASKS: remove the
+paths the topology names, add them back); the host answers by acting,
+and the step sees the effect.
 
 The parser is fed bytes as QEMU writes them (for live progress) and is
 strict: anything else, a byte count that does not match, JSON that does
@@ -34,9 +39,12 @@ _RECORDS = {
                        rf"({_NUM}) ({_NUM})(?: (.*))?"),
     "DONE": re.compile(rf"BLKSCALE-DONE (ok|failed) ({_NUM})"),
     "LOG": re.compile(r"BLKSCALE-LOG ([a-z]+) ([0-9]+)"),
+    "ASK": re.compile(rf"BLKSCALE-ASK ({_NAME}) ({_NUM})"),
 }
 # The logs a guest may send; each becomes <name>.log beside console.log.
 LOGS = ("dmesg",)
+# What a step may ask of the host (the pathfail step).
+ASKS = ("paths-down", "paths-up")
 _END = re.compile(rf"BLKSCALE-END ({_NAME}) ([0-9]+)")
 
 
@@ -55,6 +63,7 @@ class Results:
     done: str = None                                # ok | failed
     done_uptime_s: float = None
     logs: dict = field(default_factory=dict)        # name -> bytes
+    asks: list = field(default_factory=list)        # (request, uptime_s)
 
 
 class ResultsParser:
@@ -65,6 +74,7 @@ class ResultsParser:
         self._section = None        # (name, bytearray) while inside one
         self._log = None            # (name, bytes still due) inside a log
         self._hello = False
+        self._asks_taken = 0
 
     @property
     def phase(self):
@@ -95,6 +105,12 @@ class ResultsParser:
             del self._buf[:end + 1]
             self._line += 1
             self._take(line)
+
+    def take_asks(self):
+        """The requests that arrived since the last call, in order."""
+        new = self.results.asks[self._asks_taken:]
+        self._asks_taken = len(self.results.asks)
+        return new
 
     def finish(self):
         """The stream has ended: the Results, or ChannelError."""
@@ -197,6 +213,11 @@ class ResultsParser:
         self._line += self.results.logs[name].count(b"\n")
         self._log = None
         return True
+
+    def _record_ask(self, request, uptime):
+        if request not in ASKS:
+            self._fail(f"ask {request}: unknown (known: {', '.join(ASKS)})")
+        self.results.asks.append((request, float(uptime)))
 
     def _record_done(self, status, uptime):
         self.results.done = status

@@ -44,8 +44,19 @@ def plan_env(topo, run_id, variant):
         values["BLKSCALE_MULTIPATH_PATHS"] = str(
             sum(g.path_disks for g in mp))
         values["BLKSCALE_MULTIPATH_SETTLE_S"] = str(topo.plan.settle_s)
-    if "fio" in topo.plan.steps:
+    if "fio" in topo.plan.steps or "pathfail" in topo.plan.steps:
         values["BLKSCALE_FIO_BATCH"] = str(topo.plan.fio.batch)
+    if "pathfail" in topo.plan.steps:
+        pf = topo.plan.pathfail
+        # The paths multipath must hold while the removed ones are away.
+        kept = sum(g.disks * len([p for p in range(g.paths)
+                                  if p not in pf.paths]) for g in mp)
+        values.update({
+            "BLKSCALE_PATHFAIL_PATHS": " ".join(map(str, pf.paths)),
+            "BLKSCALE_PATHFAIL_KEPT": str(kept),
+            "BLKSCALE_PATHFAIL_DOWN_S": str(pf.down_s),
+            "BLKSCALE_PATHFAIL_SETTLE_S": str(pf.settle_s),
+        })
     if "blktests" in topo.plan.steps:
         bt = topo.plan.blktests
         values.update({

@@ -75,8 +75,8 @@ class LibvirtBackend:
         return not uri_form.is_local(self.uri)
 
     def check(self, planned, variants=(), profile=False):
-        """Refuse a staging mode the host cannot use, --profile (no QMP
-        monitor of ours) and a topology whose command line is too long
+        """Refuse a staging mode the host cannot use, --profile and the
+        pathfail step (no QMP monitor of ours) and a topology whose command line is too long
         even with every SCSI disk attached live; no connection is
         made."""
         wrong = self.staging_problem(self.staging, self.uri)
@@ -85,6 +85,11 @@ class LibvirtBackend:
         if profile:
             raise UsageError("--profile: needs the QEMU backend (its QMP "
                              "monitor)")
+        topo = planned.topo
+        if "pathfail" in topo.plan.steps:
+            raise TopologyError(topo.path, "plan.steps", "step pathfail "
+                                "needs the QEMU backend (it removes paths "
+                                "over QEMU's QMP monitor)")
         domain.planned_late(planned)
 
     @staticmethod

@@ -218,4 +218,23 @@ def disk_props(disk):
         # Slices of one file: every device writes to the same file node;
         # a LUN's paths are devices on one block node.
         props["share-rw"] = True
+    if disk.group.multipath:
+        props["id"] = path_device_id(disk.group, path, disk.index)
     return props
+
+
+# Paths of multipath LUNs have ids, so that the launcher can remove one
+# (device_del) while the guest runs and add it back (the pathfail step).
+PATH_ID_PREFIX = "pa-"
+
+
+def path_device_id(group, path, index):
+    return f"{PATH_ID_PREFIX}{group.id}-{path}-{index}"
+
+
+def parse_path_device_id(qemu_id):
+    """(group id, path, LUN index) of a path's device id, or None."""
+    if not qemu_id.startswith(PATH_ID_PREFIX):
+        return None
+    group, path, index = qemu_id[len(PATH_ID_PREFIX):].rsplit("-", 2)
+    return group, int(path), int(index)

@@ -184,6 +184,14 @@ class Machine:
         return self._qmp.command(name, deadline=time.monotonic() + 5,
                                  alive=self.is_running, **arguments)
 
+    def pipeline(self, commands, timeout=60):
+        """QMP commands sent at once (qmp.Qmp.pipeline) while the guest
+        runs: the pathfail step's paths."""
+        if self._qmp is None:
+            raise QmpError("QMP is not connected")
+        self._qmp.pipeline(commands, time.monotonic() + timeout,
+                           alive=self.is_running)
+
     def hmp(self, command, cpu_index=None):
         """A human monitor command over QMP (the profiler's register reads)."""
         if self._qmp is None:

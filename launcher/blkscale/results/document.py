@@ -62,7 +62,7 @@ def disks_found(disks_section):
     return found
 
 
-def derive_fio(raw, disk_map, verify):
+def derive_fio(raw, disk_map, verify, backlog=0):
     """Per-disk verdicts from fio's JSON (section fio_raw).
 
     A job is ok only when fio's own output shows it worked: no error,
@@ -74,6 +74,8 @@ def derive_fio(raw, disk_map, verify):
     plus the read-back of its writes).  A job cut short by runtime= never
     verifies (fio skips the verify phase once the runtime is over) and
     read less.  `verify` of the section says whether every job verified.
+    backlog: a time-based job that verified as it wrote (verify_backlog=N
+    blocks) stops with at most its last N blocks not yet read back.
     """
     if not isinstance(raw, dict):
         return None
@@ -117,9 +119,10 @@ def derive_fio(raw, disk_map, verify):
         asked = method not in ("0", "none")
         size = _fio_bytes(opts.get("io_size") or opts.get("size"))
         read = entry["read"]["io_bytes"]
+        tail = backlog * (_fio_bytes(opts.get("bs")) or 0)
         entry["verified"] = (asked and str(opts.get("do_verify", "1")) != "0"
                              and not entry["error"] and read > 0
-                             and read >= entry["write"]["io_bytes"]
+                             and read >= entry["write"]["io_bytes"] - tail
                              and (size is None or read >= size))
         if (verify or asked) and not entry["verified"]:
             problems.append("fio reports no verification")
@@ -257,6 +260,7 @@ def build(ctx, stream):
             "vcpus": topo.guest.vcpus, "memory_mib": topo.guest.memory_mib,
             "command": ctx.argv,
             "late_disks": ctx.late_disks,
+            "path_events": ctx.path_events,
         },
         "boot": {
             "qemu_start_s": _round(ctx.qemu_start_s),
@@ -294,6 +298,13 @@ def build(ctx, stream):
         doc["fio"] = derive_fio(sections["fio_raw"], ctx.fio_disk_map,
                                 topo.plan.fio.verify)
         doc["fio_raw"] = sections["fio_raw"]
+    pathfail = doc.get("pathfail")
+    if isinstance(pathfail, dict) and "fio" in pathfail:
+        # The fio that ran through the maps while paths were away, judged
+        # disk by disk like the fio step's.
+        pathfail["fio_derived"] = derive_fio(
+            pathfail["fio"], ctx.fio_disk_map, True,
+            backlog=pathfail.get("verify_backlog") or 0)
     if topo.sas_groups:
         # Of the SCSI disks, those the census must find below a SAS end
         # device (census.identity.sas_transport).

@@ -7,7 +7,7 @@ from .. import paths
 from ..results import SUMMARY_SCHEMA
 from ..results import udevfigures
 from ..results.runsummary import Summary
-from . import partlines, repeats
+from . import partlines, pathlines, repeats
 
 TAIL_LINES = 15
 
@@ -93,6 +93,7 @@ def report(doc, runs, summary_path):
             out += [f"           {s['name']} skipped: {s.get('message')}"
                     for s in o.steps if s["verdict"] == "skipped"]
             out += partlines.lines(o.results, o.steps)
+            out += pathlines.lines(o.results, o.steps)
         if o.udev:
             out.append("           " + udevfigures.line(o.udev))
             out.append("           " + udevfigures.links_line(o.udev))

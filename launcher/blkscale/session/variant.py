@@ -28,6 +28,7 @@ from ..machine.disks import image_files
 from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
                               GuestTimeout, MachineError, QemuDied)
 from ..machine.files import RunFiles
+from ..qemu.pathevents import PathEvents
 from ..results import document, runresults, runsummary, udevfigures
 
 POLL_S = 0.2
@@ -80,6 +81,7 @@ class Context:
     peak_rss_kib: int = 0
     backend: str = "qemu"
     late_disks: dict = None     # added after QEMU started (late_record())
+    path_events: list = None    # the pathfail step's requests, answered
     warnings: list = field(default_factory=list)
     fio_disk_map: dict = field(default_factory=dict)
     profiler: object = None
@@ -148,6 +150,9 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
     last_activity = time.monotonic()
     done_at = None
     panic_at = None
+    pathfail = PathEvents.of(machine, ctx.planned.topo)
+    if pathfail is not None:
+        ctx.path_events = pathfail.records
     with contextlib.ExitStack() as stack:
         con = stack.enter_context(open(files.console, "rb"))
         res = stack.enter_context(open(files.results, "rb"))
@@ -179,6 +184,9 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             if drain():
                 last_activity = now
             milestones(now)
+            for request, uptime in parser.take_asks():
+                _answer(pathfail, request, uptime, machine, ctx, label,
+                        opts)
             machine.sample_rss()
             if machine.exitcode() is not None:
                 drain()
@@ -251,6 +259,23 @@ def _exits_soon(machine, grace_s=2.0):
             return False
         time.sleep(0.05)
     return True
+
+
+def _answer(pathfail, request, uptime, machine, ctx, label, opts):
+    """A step's request of the host (channel.ASKS): the pathfail step's
+    paths removed or added back."""
+    if pathfail is None:
+        ctx.warnings.append(f"the guest asked for {request}, which this "
+                            "plan does not do; nothing was done")
+        return
+    record = pathfail.answer(request, uptime, machine.pipeline)
+    if record["error"]:
+        ctx.warnings.append(f"{request}: {record['error']}")
+    if opts.progress:
+        opts.progress.message(f"{label}: {request}, {record['devices']} "
+                              "path devices" +
+                              (f", failed: {record['error']}"
+                               if record["error"] else ""))
 
 
 def run_variant(planned, variant, run_id, out_dir, opts):

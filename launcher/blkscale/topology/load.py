@@ -12,8 +12,8 @@ from .. import paths
 from ..errors import TopologyError
 from ..kernels import RESERVED_CMDLINE
 from . import schema
-from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Plan,
-                    SasGroup, ScsiDebug, ScsiGroup, Timeouts, Topology)
+from .model import (BlkGroup, Blktests, Fio, Guest, Lvm, NullBlk, Pathfail,
+                    Plan, SasGroup, ScsiDebug, ScsiGroup, Timeouts, Topology)
 
 # guest.clocksource sets these unless it is "kernel".
 CLOCK_CMDLINE = ("clocksource=", "tsc=")
@@ -115,7 +115,7 @@ def load(path):
     args = {k: v for k, v in (p["args"] or {}).items() if v is not None}
     _check_steps(path, steps, args, raw.get("plan", {}))
     fio, fio_disks = Fio(**p["fio"]), []
-    if "fio" in steps:
+    if "fio" in steps or "pathfail" in steps:
         fio, fio_disks = _fio(path, p["fio"], groups, blk)
     lvm_disks = []
     if "lvm" in steps:
@@ -123,7 +123,8 @@ def load(path):
     blktests = Blktests(**p["blktests"])
     if "blktests" in steps:
         blktests = _blktests(path, p["blktests"], groups)
-    plan = Plan(steps, p["settle_s"], args, fio, Lvm(**p["lvm"]), blktests)
+    plan = Plan(steps, p["settle_s"], args, fio, Lvm(**p["lvm"]), blktests,
+                Pathfail(**p["pathfail"]))
 
     topo = Topology(path, name, data["description"], guest, timeouts, blk,
                     scsi, scsi_debug, null_blk, plan, fio_disks, lvm_disks,
@@ -132,6 +133,7 @@ def load(path):
         _check_diskless(topo)
     _check_udev_kinds(topo)
     _check_multipath(topo)
+    _check_pathfail(topo)
     return topo
 
 
@@ -147,6 +149,45 @@ def _check_multipath(topo):
             raise TopologyError(topo.path, f"{group.field}.paths",
                                 f"{group.paths} paths need dm-multipath, "
                                 "which needs guest.udev = true")
+
+
+def _check_pathfail(topo):
+    """A path removed under I/O needs maps to remove it from, fio through
+    them that verifies, and fio still running when the path is back."""
+    steps = topo.plan.steps
+    if "pathfail" not in steps:
+        return
+    where = topo.path
+    if "multipath" not in steps[:steps.index("pathfail")]:
+        raise TopologyError(where, "plan.steps", "step pathfail needs step "
+                            "multipath before it (the maps it writes "
+                            "through)")
+    pf, fio = topo.plan.pathfail, topo.plan.fio
+    for i, path in enumerate(pf.paths):
+        short = [g for g in topo.multipath_groups if path >= g.paths]
+        if short:
+            raise TopologyError(where, f"plan.pathfail.paths[{i}]",
+                                f'path {path}: group "{short[0].id}" has '
+                                f"{short[0].paths} paths (0 to "
+                                f"{short[0].paths - 1})")
+    if not fio.verify:
+        raise TopologyError(where, "plan.fio.verify", "step pathfail "
+                            "proves nothing is lost: fio must verify")
+    mp = {id(g) for g in topo.multipath_groups}
+    plain = [g for g, _ in topo.fio_disks if id(g) not in mp]
+    if plain:
+        raise TopologyError(where, "plan.fio.groups", f'group '
+                            f'"{plain[0].id}" has one path: step pathfail '
+                            "writes through multipath maps only")
+    # fio runs for runtime_s: the paths go, stay away down_s and come
+    # back.  How long multipath takes is what the step measures, so the
+    # guest checks that fio outlived the paths' return; this is the
+    # least that could.
+    need = pf.down_s + 10
+    if fio.runtime_s < need:
+        raise TopologyError(where, "plan.fio.runtime_s", f"{fio.runtime_s} "
+                            f"s: step pathfail needs fio running at least "
+                            f"down_s + 10 = {need} s")
 
 
 def _check_udev_keys(path, guest, raw_guest):
@@ -174,8 +215,11 @@ def _check_steps(path, steps, args, raw_plan):
         if step not in steps:
             raise TopologyError(path, f"plan.args.{step}",
                                 f"step {step} is not in plan.steps")
-    for step in ("fio", "lvm", "blktests"):
-        if step in raw_plan and step not in steps:
+    # The pathfail step runs fio too, with plan.fio's job.
+    users = {"fio": ("fio", "pathfail")}
+    for step in ("fio", "lvm", "blktests", "pathfail"):
+        if step in raw_plan and not set(users.get(step, (step,))) & \
+                set(steps):
             raise TopologyError(path, f"plan.{step}",
                                 f"step {step} is not in plan.steps")
 

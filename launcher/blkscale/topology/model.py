@@ -222,6 +222,13 @@ class Blktests:
 
 
 @dataclass(frozen=True)
+class Pathfail:
+    paths: list             # path indices removed from every LUN
+    down_s: int
+    settle_s: int
+
+
+@dataclass(frozen=True)
 class Plan:
     steps: list
     settle_s: int
@@ -229,6 +236,7 @@ class Plan:
     fio: Fio
     lvm: Lvm
     blktests: Blktests
+    pathfail: Pathfail = Pathfail([1], 20, 60)
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,7 @@ CONSOLES = ("auto", "quiet", "virtio", "serial")
 # (test_guest_steps.py holds the two lists equal).
 STEPS = ("census", "majors", "procdevices", "fio", "lvm", "devtaudit",
          "selftest", "fuzz", "fault", "blktests", "gluestress", "partitions",
-         "multipath")
+         "multipath", "pathfail")
 # The results section a step's output travels in where it is not the
 # step's name (guest-tools/PROTOCOL.md; the guest's /init sends them so):
 # fio's raw JSON, from which the launcher derives "fio", and devtaudit's
@@ -452,6 +452,21 @@ BLKTESTS = Table({
                          doc="tests run again whatever their first status"),
 })
 
+# A path dies under I/O (the pathfail step): the launcher removes these
+# paths of every multipath group (QMP device_del) while fio writes and
+# verifies through the maps, and adds them back down_s seconds later.
+PATHFAIL = Table({
+    "paths": Field(List(Int(0, 7), min_items=1), [1],
+                   doc="which paths of each LUN to remove (0 is the "
+                       "first); every path of a LUN is a total failure, "
+                       "which must fail the run"),
+    "down_s": Field(Int(1, 3600), 20,
+                    doc="seconds the paths stay removed"),
+    "settle_s": Field(Int(1, 3600), 60,
+                      doc="seconds multipath may take to drop the paths, "
+                          "and to take them back"),
+})
+
 PLAN = Table({
     "steps": Field(List(Str(choices=STEPS)), ["census"],
                    doc="steps in the order they run"),
@@ -462,6 +477,7 @@ PLAN = Table({
     "fio": Field(FIO),
     "lvm": Field(LVM),
     "blktests": Field(BLKTESTS),
+    "pathfail": Field(PATHFAIL),
 })
 
 GUEST = Table({

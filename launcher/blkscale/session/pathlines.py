@@ -1,0 +1,39 @@
+"""The run's lines for the pathfail step: how long multipath took to drop
+the removed paths and to take them back, what the kernel failed under
+I/O, and whether fio verified every map through it."""
+
+from ..results import runresults
+from .partlines import INDENT
+
+
+def _s(value):
+    return "-" if runresults.number(value) is None else f"{value:.2f} s"
+
+
+def lines(results_path, steps):
+    """Lines for one variant's run: none without the step or its
+    results."""
+    if not results_path or "pathfail" not in [s["name"] for s in steps]:
+        return []
+    res = runresults.read(results_path)
+    if res is None:
+        return []
+    pf = res.section("pathfail")
+    if not pf:
+        return []
+    kernel = pf.get("kernel") or {}
+    log = pf.get("multipathd_log") or {}
+    fio = pf.get("fio_derived") or {}
+    removed = ", ".join(str(p) for p in pf.get("paths_removed") or [])
+    out = [f"{INDENT}paths {removed} removed for {pf.get('down_s')} s: "
+           f"maps down to {pf.get('paths_kept')} of {pf.get('paths_all')} "
+           f"paths in {_s(pf.get('failover_s'))} (the kernel failed the "
+           f"last under I/O after {_s(kernel.get('failover_s'))}), all "
+           f"back in {_s(pf.get('reinstate_s'))}",
+           f"{INDENT}multipathd: {log.get('remove_path')} removed, "
+           f"{log.get('add_path')} added, {log.get('failed')} failed by "
+           f"its checker, {log.get('reinstated')} reinstated; "
+           f"{kernel.get('path_io_errors')} I/O errors below the maps; fio "
+           f"verified {fio.get('disks_verified', '-')} of "
+           f"{fio.get('disks_expected', '-')} maps"]
+    return out
