@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from blkscale.figures import clockfloor
 from blkscale.results.runresults import Results
 
-from . import (blktests, bootcurve, everydisk, fit, predict, profile,
-               repeats, series, summary, udev)
+from . import (blktests, bootcurve, everydisk, fit, multipath, predict,
+               profile, repeats, series, summary, udev)
 from .series import num
 from .table import Table, fmt, pct
 
@@ -477,6 +477,11 @@ def analyse(run):
     if not found:
         a.notes["udev"] = "No run of this report had udev in the guest " \
             "(guest.udev)."
+    found = multipath.tables(run)
+    a.tables.update(found)
+    if not found:
+        a.notes["multipath"] = "No run of this report had LUNs on " \
+            "several paths (virtio_scsi[].paths)."
     found = blktests.tables(run)
     a.tables.update(found)
     if not found:

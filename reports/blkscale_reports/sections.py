@@ -43,6 +43,12 @@ SECTIONS = [
      "the time from the last disk's uevent until udev settled, udev's CPU "
      "per disk, each disk's latency from its uevent to udev's, the by-id "
      "and by-path links found against the disks, and udev's failures."),
+    ("multipath", "Multipath", None, ["multipath"],
+     "dm-multipath over LUNs seen on several paths (virtio_scsi[].paths): "
+     "maps built against the LUNs, paths active, the time multipathd took "
+     "to build every map, its memory and CPU; and where a path was "
+     "removed under fio (plan.pathfail), the time multipath took to drop "
+     "it and to take it back, and the maps fio verified through it."),
     ("blktests", "blktests", None, ["blktests_summary", "blktests"],
      "The block layer's own regression suite on each kernel: every test "
      "side by side, regressions (passed on the reference kernel, failed on "

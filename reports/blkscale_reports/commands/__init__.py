@@ -1,4 +1,4 @@
-"""The report subcommand of blkscale (report.py) and its --help."""
+"""The report and slab subcommands of blkscale and their --help."""
 
 from blkscale.results import REPORT_SUMMARY_FILE
 from blkscale.results.manifest import FILENAME as MANIFEST
@@ -16,4 +16,8 @@ COMMANDS = {
               f"(results/<run>/{SUMMARY}). --disks N prints what N disks "
               "cost instead; --history draws the nightly's nights side by "
               "side.",
+    "slab": "Memory per disk by slab cache: SMALL and LARGE are "
+            "results.json of one kernel with different disk counts; "
+            "prints each cache's growth per added disk, the most first "
+            "(the guest records /proc/slabinfo when the kernel has it).",
 }
