@@ -82,6 +82,11 @@ def test_the_other_parts_commands():
         (make + ["kernel-all", "initramfs-all"], False, {}),
         (bench + ["bench/sweeps/kernels.toml", "--run-id", "n-kernels"],
          True, {})]
+    assert _steps("multipath") == [
+        (make + ["kernel", "initramfs", "VARIANTS=stock-dcfg patched-dcfg"],
+         False, {}),
+        (bench + ["bench/sweeps/multipath-4000.toml", "--run-id",
+                  "n-multipath"], True, {})]
     [(argv, verdict, env)] = _steps("guest-tests")
     assert argv[:3] == [sys.executable, "-m", "pytest"]
     assert "--junitxml=/night/guest-tests.xml" in argv

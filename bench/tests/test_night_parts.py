@@ -16,7 +16,7 @@ from blkscale.paths import REPO
 
 FAKE_PART = Path(__file__).resolve().parent / "fake_part.py"
 PARTS = ["gated", "every-disk", "bootcurve", "sim", "kernels",
-         "guest-tests"]
+         "multipath", "guest-tests"]
 
 
 class Nights:
@@ -97,7 +97,7 @@ def test_interrupted_in_part_two_resumes_there(nights):
     assert parts["every-disk"]["status"] == "interrupted"
     assert parts["every-disk"]["exit"] == 130
     assert parts["every-disk"]["verdict"] is None
-    assert [parts[p]["status"] for p in PARTS[2:]] == ["not-run"] * 4
+    assert [parts[p]["status"] for p in PARTS[2:]] == ["not-run"] * 5
     gated = dict(parts["gated"])
 
     # Run again, with no night named: the newest unfinished one goes on
@@ -109,6 +109,7 @@ def test_interrupted_in_part_two_resumes_there(nights):
                               ("bootcurve", "n1-bootcurve"),
                               ("sim", "n1-sim"),
                               ("kernels", "n1-kernels"),
+                              ("multipath", "n1-multipath"),
                               ("guest-tests", "-")]
     assert "night n1: gated: PASS in an earlier sitting, kept" in out.stdout
     parts = nights.parts("n1")
@@ -120,7 +121,7 @@ def test_interrupted_in_part_two_resumes_there(nights):
     assert parts["guest-tests"]["run_id"] is None
     lines = out.stdout.splitlines()
     assert lines[-1] == "night n1: INCONCLUSIVE (exit 3)"
-    table = lines[-8:-1]
+    table = lines[-9:-1]
     assert table[0].split() == ["part", "verdict", "wall", "run"]
     assert table[1].split()[::3] == ["gated", "n1-gated"]
     assert table[4].split()[:2] == ["sim", "INCONCLUSIVE"]
@@ -135,7 +136,7 @@ def test_a_failed_part_fails_the_night_whatever_follows(nights):
     assert parts["kernels"]["exit"] == 2
     assert parts["kernels"]["verdict"] == "REGRESSION"
     assert [parts[p]["verdict"] for p in PARTS[1:4] + PARTS[5:]] == \
-        ["PASS"] * 4
+        ["PASS"] * 5
     for p in parts.values():
         assert p["status"] == "done" and p["wall_s"] >= 0
         assert p["started"] <= p["finished"]
@@ -150,18 +151,19 @@ def test_only_the_named_parts_run_and_the_night_is_no_pass(nights):
                               ("every-disk", "n3-every-disk")]
     assert out.stdout.splitlines()[-1] == \
         "night n3: UNFINISHED (exit 4); still to run: bootcurve, sim, " \
-        "kernels, guest-tests"
+        "kernels, multipath, guest-tests"
     parts = nights.parts("n3")
     assert [parts[p]["status"] for p in PARTS] == ["done"] * 2 + \
-        ["not-run"] * 4
+        ["not-run"] * 5
     # The other parts in a sitting of their own; the night then passes.
     out = nights.run("--night", "n3", "--parts", "sim")
     assert out.returncode == 4
-    out = nights.run("--parts", "bootcurve kernels guest-tests sim")
+    out = nights.run("--parts",
+                     "bootcurve kernels multipath guest-tests sim")
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[-1] == "night n3: PASS (exit 0)"
     assert [c[0] for c in nights.calls()] == PARTS[:2] + ["sim"] + \
-        ["bootcurve", "kernels", "guest-tests"]
+        ["bootcurve", "kernels", "multipath", "guest-tests"]
 
 
 def test_a_part_cut_off_outright_runs_again(nights):
@@ -216,5 +218,6 @@ def test_an_unknown_part_is_a_usage_error(nights):
     out = nights.run("--parts", "gated nap")
     assert out.returncode == 2
     assert out.stderr.strip() == "command line: --parts: 'nap': the parts " \
-        "are gated, every-disk, bootcurve, sim, kernels, guest-tests"
+        "are gated, every-disk, bootcurve, sim, kernels, multipath, " \
+        "guest-tests"
     assert nights.calls() == [] and not nights.results.exists()

@@ -17,7 +17,7 @@ COMMANDS = {
              "undecided and nothing failed, 2 usage, 130 interrupted "
              "(manifest marked partial).",
     "night": "Run the nightly by parts (gated, every-disk, bootcurve, sim, "
-             "kernels, guest-tests), resumable: a night interrupted "
+             "kernels, multipath, guest-tests), resumable: a night interrupted "
              "continues where it stopped, keeping each finished part's "
              "verdict (results/nightly-<night>/parts.json). Exit status: "
              "0 PASS (every part ran and passed), 1 REGRESSION (a part "

@@ -24,6 +24,7 @@ GATED_SWEEP = "bench/sweeps/nightly-gated.toml"
 CURVE_SWEEP = "bench/sweeps/bootcurve-nightly.toml"
 SIM_SWEEP = "bench/sweeps/sim-65536.toml"
 KERNELS_SWEEP = "bench/sweeps/kernels.toml"
+MULTIPATH_SWEEP = "bench/sweeps/multipath-4000.toml"
 
 
 def add_arguments(parser):
@@ -63,6 +64,10 @@ def add_arguments(parser):
                         help="the kernels part's sweep, after make "
                              f"kernel-all initramfs-all (default: "
                              f"{KERNELS_SWEEP})")
+    parser.add_argument("--multipath-sweep", metavar="FILE",
+                        default=MULTIPATH_SWEEP,
+                        help="the multipath part's sweep, its kernels "
+                             f"built first (default: {MULTIPATH_SWEEP})")
     parser.add_argument("--results-dir", metavar="DIR",
                         help="where the nights and their runs go (default: "
                              "results/ of the checkout)")
@@ -106,6 +111,7 @@ def _options(args):
         curve_qemu=qemu if qemu in ("patched", "distro") else _path(qemu),
         sim_sweep=_path(args.sim_sweep),
         kernels_sweep=_path(args.kernels_sweep),
+        multipath_sweep=_path(args.multipath_sweep),
         results_dir=os.path.abspath(args.results_dir)
         if args.results_dir else None)
 

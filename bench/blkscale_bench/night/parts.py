@@ -17,11 +17,14 @@ from dataclasses import dataclass, field
 
 from blkscale.paths import REPO
 
+from blkscale.figures import metrics
+
+from .. import sweepfile
 from ..running.launch import blkscale_command
 
 HOOK = "BLKSCALE_NIGHTLY_PART"
 NAMES = ("gated", "every-disk", "bootcurve", "sim", "kernels",
-         "guest-tests")
+         "multipath", "guest-tests")
 # Debug-kernel fuzzing and glue-directory stress, blktests on both kernels
 # of each base and on Debian's own, the series' own checks: too slow
 # under TCG for make test.
@@ -52,6 +55,7 @@ class Options:
     curve_qemu: str
     sim_sweep: str
     kernels_sweep: str
+    multipath_sweep: str = None
     results_dir: str = None         # None: the sweeps' default
 
 
@@ -91,6 +95,17 @@ def steps(name, options, run_id, night_dir):
         # part and not the rest.
         return [_make("kernel-all", "initramfs-all"),
                 Step([*blk, "bench", "--sweep", options.kernels_sweep,
+                      *where])]
+    if name == "multipath":
+        # udevd and multipathd need a kernel with CONFIG_NET and
+        # CONFIG_UNIX: the sweep's Debian-config pair, built here.
+        path = options.multipath_sweep
+        if not os.path.isabs(path) and not os.path.exists(path):
+            path = str(REPO / path)
+        spec = sweepfile.load(path, metrics.all_names)
+        return [_make("kernel", "initramfs",
+                      "VARIANTS=" + " ".join(spec.variants)),
+                Step([*blk, "bench", "--sweep", options.multipath_sweep,
                       *where])]
     if name == "guest-tests":
         xml = os.path.join(night_dir, GUEST_TESTS_XML)

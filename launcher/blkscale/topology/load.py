@@ -151,6 +151,10 @@ def _check_multipath(topo):
                                 "which needs guest.udev = true")
 
 
+# fio's FIO_MAX_JOBS: the jobs one fio invocation runs.
+FIO_MAX_JOBS = 4096
+
+
 def _check_pathfail(topo):
     """A path removed under I/O needs maps to remove it from, fio through
     them that verifies, and fio still running when the path is back."""
@@ -173,6 +177,10 @@ def _check_pathfail(topo):
     if not fio.verify:
         raise TopologyError(where, "plan.fio.verify", "step pathfail "
                             "proves nothing is lost: fio must verify")
+    if len(topo.fio_disks) > FIO_MAX_JOBS:
+        raise TopologyError(where, "plan.fio.disks", f"{len(topo.fio_disks)}"
+                            f": step pathfail runs one fio job per map, all "
+                            f"at once, and fio takes at most {FIO_MAX_JOBS}")
     mp = {id(g) for g in topo.multipath_groups}
     plain = [g for g, _ in topo.fio_disks if id(g) not in mp]
     if plain:
