@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from blkscale.figures import clockfloor
 from blkscale.results.runresults import Results
 
-from . import (blktests, bootcurve, everydisk, fit, multipath, predict,
-               profile, repeats, series, summary, udev)
+from . import (blktests, bootcurve, everydisk, fit, limits, multipath,
+               predict, profile, repeats, series, summary, udev)
 from .series import num
 from .table import Table, fmt, pct
 
@@ -477,6 +477,15 @@ def analyse(run):
     if not found:
         a.notes["udev"] = "No run of this report had udev in the guest " \
             "(guest.udev)."
+    found, read, unread = limits.tables(run)
+    a.tables.update(found)
+    if not found:
+        a.notes["limits"] = (
+            f"No run hit a limit: the kernel logs of {read} run(s) show no "
+            "refusal and held the whole boot." if read else
+            "No run of this report brought its kernel log home.") + (
+            f" {unread} run(s) brought no kernel log: unknown." if read
+            and unread else "")
     found = multipath.tables(run)
     a.tables.update(found)
     if not found:

@@ -5,20 +5,21 @@ where the pathfail step ran, how long multipath took to drop the removed
 paths and to take them back, and whether fio verified every map through
 it.  From results.json's multipath and pathfail sections."""
 
-from blkscale.results.runresults import lookup
+from blkscale.results.runresults import Results
 
 from .table import Table, fmt
 
 
-def _pathfail(doc):
-    pf = doc.get("pathfail")
-    if not isinstance(pf, dict):
+def _pathfail(res):
+    pf = res.section("pathfail")
+    if not pf:
         return ["-"] * 5
     fio = pf.get("fio_derived") or {}
+    kernel = pf.get("kernel") or {}
     removed = ", ".join(str(p) for p in pf.get("paths_removed") or [])
     return [f"{removed} for {fmt(pf.get('down_s'))} s",
             fmt(pf.get("failover_s"), 2),
-            fmt(lookup(pf, "kernel", "failover_s"), 2),
+            fmt(kernel.get("failover_s"), 2),
             fmt(pf.get("reinstate_s"), 2),
             f"{fmt(fio.get('disks_verified'))}/"
             f"{fmt(fio.get('disks_expected'))}"]
@@ -34,10 +35,12 @@ def tables(run):
                "Kernel failover (s)", "Reinstated (s)",
                "Maps verified through it"])
     for e in run.with_results():
-        mp = e.doc.get("multipath")
-        if not isinstance(mp, dict):
+        res = Results.of(e.doc)
+        mp = res.section("multipath")
+        if not mp:
             continue
-        rss = lookup(mp, "multipathd", "rss_kib")
+        mpd = mp.get("multipathd") or {}
+        rss = mpd.get("rss_kib")
         t.rows.append([
             e.topology, e.variant, fmt(e.repeat),
             f"{fmt(mp.get('maps'))} / {fmt(mp.get('maps_expected'))}",
@@ -45,7 +48,7 @@ def tables(run):
             f"{fmt(mp.get('paths_expected'))}",
             fmt(mp.get("unclaimed")), fmt(mp.get("build_s"), 2),
             fmt(rss / 1024 if isinstance(rss, (int, float)) else None, 1),
-            fmt(lookup(mp, "multipathd", "cpu_s"), 2),
-            fmt(lookup(e.doc, "boot", "census_complete_s"), 2),
-            *_pathfail(e.doc)])
+            fmt(mpd.get("cpu_s"), 2),
+            fmt(res.boot_figure("census_complete_s"), 2),
+            *_pathfail(res)])
     return {"multipath": t} if t.rows else {}

@@ -43,6 +43,11 @@ SECTIONS = [
      "the time from the last disk's uevent until udev settled, udev's CPU "
      "per disk, each disk's latency from its uevent to udev's, the by-id "
      "and by-path links found against the disks, and udev's failures."),
+    ("limits", "Limits hit", None, ["limits"],
+     "What each kernel refused because of the number of devices (sg's and "
+     "bsg's minor ranges, sd's names, a kernel log too small for the "
+     "boot): how many devices lost it and the first of them, from the "
+     "guest kernel's own log."),
     ("multipath", "Multipath", None, ["multipath"],
      "dm-multipath over LUNs seen on several paths (virtio_scsi[].paths): "
      "maps built against the LUNs, paths active, the time multipathd took "

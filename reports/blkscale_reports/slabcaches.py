@@ -1,5 +1,5 @@
 """Memory per disk by slab cache: two runs of one kernel with different
-disk counts (results.json of each), every cache's memory divided by the
+disk counts (the results of each), every cache's memory divided by the
 disks the larger run added.
 
 Each cache's memory is its slabs' pages (/proc/slabinfo, num_slabs x
@@ -10,16 +10,16 @@ default, SLAB_MERGE_DEFAULT) shows a merged cache under the one it
 joined; `slab_nomerge` on guest.cmdline names each.
 """
 
-from blkscale.results.runresults import lookup
+from blkscale.results.runresults import Results
 
 from .errors import ReportError
 
 PAGE_BYTES = 4096
 
 
-def _caches(doc, where):
-    caches = lookup(doc, "guest", "slab_caches")
-    if not isinstance(caches, dict) or not caches:
+def _caches(res, where):
+    caches = res.slab_caches
+    if not caches:
         raise ReportError(where, "guest.slab_caches", "none recorded (the "
                           "kernel has no /proc/slabinfo: SLUB_DEBUG off)")
     out = {}
@@ -34,8 +34,8 @@ def _caches(doc, where):
     return out
 
 
-def _disks(doc, where):
-    total = lookup(doc, "disks", "found", "total")
+def _disks(res, where):
+    total = res.disks_found_total
     if not isinstance(total, int):
         raise ReportError(where, "disks.found.total", "missing")
     return total
@@ -45,8 +45,8 @@ def per_disk(small, large, where_small="small", where_large="large"):
     """[(cache, bytes per disk, objects per disk)] of every cache, the
     most per disk first, and (release, disks added, Slab KiB per disk
     from meminfo)."""
-    release = lookup(small, "kernel", "guest_release")
-    other = lookup(large, "kernel", "guest_release")
+    small, large = Results.of(small), Results.of(large)
+    release, other = small.guest_release, large.guest_release
     if release != other:
         raise ReportError(where_large, "kernel.guest_release",
                           f"{other}, not {release} as in {where_small}: "
@@ -63,10 +63,9 @@ def per_disk(small, large, where_small="small", where_large="large"):
         rows.append((name, (bytes_b - bytes_a) / added,
                      (objs_b - objs_a) / added))
     rows.sort(key=lambda r: (-r[1], r[0]))
-    slab_a = lookup(small, "guest", "meminfo_kib", "Slab")
-    slab_b = lookup(large, "guest", "meminfo_kib", "Slab")
+    slab_a, slab_b = small.meminfo_kib("Slab"), large.meminfo_kib("Slab")
     slab = ((slab_b - slab_a) / added
-            if isinstance(slab_a, int) and isinstance(slab_b, int) else None)
+            if slab_a is not None and slab_b is not None else None)
     return rows, (release, added, slab)
 
 

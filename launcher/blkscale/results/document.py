@@ -13,7 +13,7 @@ from .. import qemubinary as qemu_binary
 from ..errors import EXIT_OK, EXIT_STEP_FAILED
 from ..topology.model import console_kind
 from ..topology.schema import STEP_SECTIONS
-from . import RESULTS_SCHEMA
+from . import RESULTS_SCHEMA, limits
 from .runresults import Results
 
 # Sections the launcher interprets rather than copies under their own name.
@@ -213,11 +213,15 @@ def steps_ok(stream):
                                        for s in stream.steps)
 
 
-def outcome(stream, found, expected):
+def outcome(stream, found, expected, limit_hits=()):
     """What the launcher concludes of a complete stream: the exit status
-    the variant contributes, its kind and a message."""
+    the variant contributes, its kind and a message.  limit_hits: the
+    limits the kernel hit that the topology does not expect."""
     status, kind, message = EXIT_OK, "ok", "ok"
-    if not steps_ok(stream):
+    if limit_hits:
+        status, kind = EXIT_STEP_FAILED, "limits-hit"
+        message = "limits hit: " + limits.summary(limit_hits)
+    elif not steps_ok(stream):
         failed = [s["name"] for s in stream.steps
                   if s["verdict"] == "failed"]
         status, kind = EXIT_STEP_FAILED, "step-failed"
@@ -246,6 +250,7 @@ def build(ctx, stream):
         "topology": {
             "name": topo.name, "file": paths.display(topo.path),
             "description": topo.description, "expected": expected,
+            "limits_expected": list(topo.guest.limits_expected),
             "pci": {"devices": len(layout.devices),
                     "bridges": len(layout.bridges)},
         },
@@ -309,7 +314,10 @@ def build(ctx, stream):
         # Of the SCSI disks, those the census must find below a SAS end
         # device (census.identity.sas_transport).
         doc["topology"]["expected_sas"] = topo.expected_sas
-    doc["outcome"] = outcome(stream, found, expected)
+    # What the kernel refused for the number of devices (results/limits.py).
+    doc["limits"] = limits.of(stream.logs.get("dmesg"))
+    doc["outcome"] = outcome(stream, found, expected, limits.unexpected(
+        doc["limits"], topo.guest.limits_expected))
     return Results(doc)
 
 

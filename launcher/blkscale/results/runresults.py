@@ -330,6 +330,39 @@ class Results(Record):
         expected = self.part("topology").get("expected")
         return expected if isinstance(expected, Mapping) else {}
 
+    @property
+    def guest_release(self):
+        """The kernel release the guest reported (uname -r)."""
+        return self.part("kernel").get("guest_release")
+
+    @property
+    def slab_caches(self):
+        """guest.slab_caches: {cache: [objects, object size, slabs,
+        pages per slab]}, or None (no /proc/slabinfo)."""
+        caches = self.guest.get("slab_caches")
+        return caches if isinstance(caches, Mapping) else None
+
+    def meminfo_kib(self, key):
+        """A /proc/meminfo figure the guest recorded, KiB, or None."""
+        meminfo = self.guest.get("meminfo_kib")
+        return number(meminfo.get(key)) \
+            if isinstance(meminfo, Mapping) else None
+
+    @property
+    def limits(self):
+        """The limits the kernel hit (results/limits.py), [] for none,
+        None when no kernel log came home."""
+        hits = self.body.get("limits")
+        if not isinstance(hits, list):
+            return None
+        return [h for h in hits if isinstance(h, Mapping)]
+
+    @property
+    def limits_expected(self):
+        """The subsystems the topology let the kernel refuse."""
+        expected = self.part("topology").get("limits_expected")
+        return expected if isinstance(expected, list) else []
+
 
 def path_in(directory):
     """Where a variant's results.json is in its directory."""

@@ -68,7 +68,7 @@ def load(path):
     guest = Guest(g["vcpus"], g["memory_mib"], g["variants"], g["cmdline"],
                   g["firmware"], g["uevent_helper"], g["clocksource"],
                   g["console"], g["qemu"], g["udev"], g["udev_settle_s"],
-                  tuple(g["udev_no_by_id"]))
+                  tuple(g["udev_no_by_id"]), tuple(g["limits_expected"]))
     _check_udev_keys(path, guest, raw.get("guest", {}))
     for word in guest.cmdline.split():
         if word.startswith(RESERVED_CMDLINE):

@@ -27,6 +27,7 @@ class Guest:
     udev: bool = False
     udev_settle_s: int = 600
     udev_no_by_id: tuple = ()
+    limits_expected: tuple = ()     # results/limits.py SUBSYSTEMS
 
 
 @dataclass(frozen=True)

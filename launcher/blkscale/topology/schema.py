@@ -48,6 +48,9 @@ CLOCKSOURCES = ("auto", "tsc", "hpet", "kernel")
 # (measured slower than the 8250: evidence/20261204-clock-console);
 # "serial" prints everything on the 8250.  auto: quiet.
 CONSOLES = ("auto", "quiet", "virtio", "serial")
+# What a kernel may refuse for the number of devices (results/limits.py,
+# which test_limits.py holds equal).
+LIMITS = ("sg", "bsg", "sd", "kernel-log")
 
 # The guest's steps, one executable each in guest-tools/initramfs/steps/
 # (test_guest_steps.py holds the two lists equal).
@@ -500,6 +503,10 @@ GUEST = Table({
     "udev_no_by_id": Field(List(Str(choices=UDEV_DISK_KINDS)), [],
                            doc="disk kinds expected without a "
                                "/dev/disk/by-id link (with guest.udev)"),
+    "limits_expected": Field(List(Str(choices=LIMITS)), [],
+                             doc="limits the kernel may hit for the number "
+                                 "of devices without failing the run: sg, "
+                                 "bsg, sd, kernel-log"),
     "clocksource": Field(Str(choices=CLOCKSOURCES), "auto",
                          doc="guest clocksource: auto, tsc, hpet or kernel"),
     "console": Field(Str(choices=CONSOLES), "auto",

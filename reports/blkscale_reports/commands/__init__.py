@@ -2,6 +2,7 @@
 
 from blkscale.results import REPORT_SUMMARY_FILE
 from blkscale.results.manifest import FILENAME as MANIFEST
+from blkscale.results.runresults import FILENAME as RESULTS
 from blkscale.results.runsummary import FILENAME as SUMMARY
 
 COMMANDS = {
@@ -17,7 +18,7 @@ COMMANDS = {
               "cost instead; --history draws the nightly's nights side by "
               "side.",
     "slab": "Memory per disk by slab cache: SMALL and LARGE are "
-            "results.json of one kernel with different disk counts; "
+            f"{RESULTS} of one kernel with different disk counts; "
             "prints each cache's growth per added disk, the most first "
             "(the guest records /proc/slabinfo when the kernel has it).",
 }

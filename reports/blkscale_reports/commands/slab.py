@@ -3,15 +3,17 @@ runs of one kernel."""
 
 import json
 
+from blkscale.results.runresults import FILENAME
+
 from blkscale_reports import slabcaches
 from blkscale_reports.errors import ReportError
 
 
 def add_arguments(parser):
     parser.add_argument("small", metavar="SMALL",
-                        help="results.json of a run with fewer disks")
+                        help=f"{FILENAME} of a run with fewer disks")
     parser.add_argument("large", metavar="LARGE",
-                        help="results.json of the same kernel with more")
+                        help=f"{FILENAME} of the same kernel with more")
     parser.add_argument("--top", type=int, default=10, metavar="N",
                         help="caches shown, the most per disk first "
                              "(default 10)")

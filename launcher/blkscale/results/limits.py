@@ -1,0 +1,91 @@
+"""Limits a kernel hit because of the number of devices, read from its
+log (dmesg.log, which the guest sends after its last step).
+
+Each refusal the kernel prints when an index or a minor range runs out:
+sg's SG_MAX_DEVS and bsg's BSG_MAX_DEVS (32,768 each on 6.1, raised in
+2023), sd's disk index and names; and a ring buffer too small to hold
+the boot, which hides every other line.  Per limit: the subsystem, how
+many devices it refused, the first of them, the limit the kernel named
+and its words.  A run that hits one fails unless the topology expects
+it (guest.limits_expected).
+"""
+
+import re
+
+# Where a SCSI device's line names it: "sd 2:0:0:7: ..." or
+# "scsi 2:0:0:7: ...".
+_SDEV = r"(?:\S+ )?(\d+:\d+:\d+:\d+): "
+# (subsystem, pattern): group 1 the device, group 2 (if any) the limit.
+PATTERNS = (
+    ("sg", re.compile(_SDEV + r"Unable to attach sg device type=\d+, "
+                      r"minor number exceeds (\d+)")),
+    ("bsg", re.compile(_SDEV + r"bsg: too many bsg devices")),
+    # The same refusal as scsi_sysfs reports it (ENOSPC from bsg, or
+    # what else bsg's registration returned).
+    ("bsg", re.compile(_SDEV + r"Failed to register bsg queue, "
+                       r"errno=(-?\d+)")),
+    ("sd", re.compile(_SDEV + r"sd_probe: memory exhausted")),
+    ("sd", re.compile(_SDEV + r"SCSI disk \(sd\) name length exceeded")),
+)
+SUBSYSTEMS = ("sg", "bsg", "sd", "kernel-log")
+_STAMP = re.compile(r"^\[\s*(\d+\.\d+)\]\s?(.*)$")
+
+
+def _lines(text):
+    for raw in text.splitlines():
+        m = _STAMP.match(raw)
+        yield (float(m.group(1)), m.group(2)) if m else (None, raw)
+
+
+def of(dmesg):
+    """The limits hit, in the order the log first shows them; None
+    without a log."""
+    if dmesg is None:
+        return None
+    if isinstance(dmesg, bytes):
+        dmesg = dmesg.decode("utf-8", "replace")
+    found = {}
+    first_stamp = None
+    for stamp, line in _lines(dmesg):
+        if first_stamp is None and stamp is not None:
+            first_stamp = stamp
+        for subsystem, pattern in PATTERNS:
+            m = pattern.search(line)
+            if not m:
+                continue
+            hit = found.setdefault(subsystem, {
+                "subsystem": subsystem, "devices": set(), "first": m.group(1),
+                "first_s": stamp, "limit": None, "message": line.strip()})
+            hit["devices"].add(m.group(1))
+            if m.lastindex and m.lastindex >= 2 and hit["limit"] is None \
+                    and subsystem == "sg":
+                hit["limit"] = int(m.group(2)) + 1
+            break
+    out = [dict(h, devices=len(h["devices"])) for h in found.values()]
+    # The ring buffer wrapped: its first line is not the kernel's first.
+    if first_stamp is not None and first_stamp > 0.0:
+        out.insert(0, {"subsystem": "kernel-log", "devices": None,
+                       "first": None, "first_s": first_stamp, "limit": None,
+                       "message": "the ring buffer (log_buf_len) kept the "
+                                  f"log from {first_stamp:.3f} s only: "
+                                  "earlier lines, and any limit they "
+                                  "showed, are lost"})
+    return out
+
+
+def unexpected(hits, expected):
+    """The hits the topology does not expect."""
+    return [h for h in hits or () if h["subsystem"] not in expected]
+
+
+def summary(hits):
+    """One line: 'sg refused 32768 devices from 2:0:0:0, ...'."""
+    parts = []
+    for h in hits:
+        if h["subsystem"] == "kernel-log":
+            parts.append(f"kernel log from {h['first_s']:.3f} s only")
+        else:
+            parts.append(f"{h['subsystem']} refused {h['devices']} "
+                         f"device{'s' if h['devices'] != 1 else ''} from "
+                         f"{h['first']}")
+    return "; ".join(parts)
