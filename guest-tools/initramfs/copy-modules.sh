@@ -4,7 +4,7 @@
 # modules.dep:
 #   copy-modules.sh TREE ROOT RELEASE CLASS...
 # TREE is the kernel's lib/modules/RELEASE; CLASS names the classes of
-# guest-tools/initramfs/modules to take (boot, plan, blktests).  A module
+# guest-tools/initramfs/modules to take (boot, plan, udev, blktests).  A module
 # of class "blktests" that the kernel does not have is left out (its
 # config decides what blktests can run) and named on stdout, one a line;
 # any other missing module is an error.

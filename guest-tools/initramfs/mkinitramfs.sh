@@ -51,7 +51,7 @@ if [ -n "$(find "$tree" -name 'virtio_pci.ko*' -print -quit 2>/dev/null)" ]; the
 	# A modular kernel (a distro's): only the modules the guest needs
 	# (guest-tools/initramfs/modules) and what they depend on, with a
 	# modules.dep of their own; /init loads the "boot" ones.
-	"$here/copy-modules.sh" "$tree" "$root" "$release" boot plan ||
+	"$here/copy-modules.sh" "$tree" "$root" "$release" boot plan udev ||
 		die "$variant: the modules of ${tree#"$top"/} could not be copied"
 	awk '$1 == "boot" { print $2 }' "$here/modules" >"$root/lib/blkscale/boot-modules"
 elif [ -d "$tree" ]; then
