@@ -31,7 +31,8 @@ NIGHTLY_KERNELS_SWEEP ?= bench/sweeps/kernels.toml
 # ceiling of ten minutes to census.
 NIGHTLY_SIM_SWEEP ?= bench/sweeps/sim-65536.toml
 # 4000 LUNs on two paths with dm-multipath, and a path removed under fio,
-# on the Debian-config pair (built in the part): one boot of each.
+# in one boot, on the Debian-config pair (built in the part): one boot
+# per kernel.
 NIGHTLY_MULTIPATH_SWEEP ?= bench/sweeps/multipath-4000.toml
 
 # VARIANTS has a default in the top Makefile: pass it on only when the

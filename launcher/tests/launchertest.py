@@ -40,7 +40,7 @@ HUGE = ["dev_t-65536", "san-20000"]
 # Shipped topologies only the QEMU backend runs (their plan acts over
 # QEMU's QMP monitor while the guest runs): `blkscale xml` refuses them,
 # which test_libvirt_xml.py checks.
-QEMU_ONLY = ["multipath-pathfail"]
+QEMU_ONLY = ["multipath-pathfail", "oracle-4000-multipath"]
 
 
 def libvirt_topologies():
