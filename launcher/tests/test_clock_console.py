@@ -13,7 +13,7 @@ from blkscale.libvirt.domain_xml import domain_xml
 from blkscale.machine import guest
 from blkscale.machine.files import RunFiles
 from blkscale.qemu import argv as qargv
-from launchertest import all_files, run_cli
+from launchertest import REPO, all_files, run_cli
 
 FILES = RunFiles("K", "I", "C", "Q", "R", "D", serial="S")
 DISKS = '[[virtio_blk]]\nid = "a"\ncount = 2\n'
@@ -172,3 +172,13 @@ def test_console_log_is_the_boot_console_then_the_virtio_one(tmp_path):
     variant._join_consoles(tmp_path, tmp_path / "out.log")
     assert (tmp_path / "out.log").read_text() == (
         "[0.1] Linux version\n[1.3] sd 0:0:0:0: [sda] Attached SCSI disk\n")
+
+
+def test_removed_paths_count_twice_in_the_log_buffer():
+    """A path removed and added back under pathfail logs its lines
+    again: 1000 LUNs on two paths with path 1 removed are 3000 disks'
+    worth, not 2000 (evidence/20261206-multipath-1000)."""
+    topo = topology.prepare(REPO / "evidence" /
+                            "20261206-multipath-1000" /
+                            "oracle-1000-multipath.toml").topo
+    assert " log_buf_len=4M " in guest.kernel_cmdline(topo)

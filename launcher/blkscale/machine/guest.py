@@ -48,7 +48,12 @@ def max_vcpus(topo, accel):
 def log_buf_len(topo):
     """The kernel's log buffer for the quiet console, bytes (a power of
     two, as the kernel rounds it)."""
-    want = LOG_KIB_PER_DISK * 1024 * topo.expected_total
+    disks = topo.expected_total
+    if "pathfail" in topo.plan.steps:
+        # Every removed path leaves and comes back: its lines again.
+        disks += sum(g.disks for g in topo.multipath_groups) * \
+            len(topo.plan.pathfail.paths)
+    want = LOG_KIB_PER_DISK * 1024 * disks
     size = LOG_BUF_MIN
     while size < want and size < LOG_BUF_MAX:
         size *= 2
