@@ -49,6 +49,18 @@ MEM_NULLB_KIB = 64
 # the HBA's own: mptbase's DMA frame pools and its threads' stacks.
 MEM_SAS_HBA_KIB = 1024
 MEM_SAS_DISK_KIB = 96
+# A SCSI disk with udev in the guest, on the Debian-config kernel (udev
+# needs a distro's config) with sg loaded as Debian's rules load it:
+# 156.5 KiB of slab (most of it the sysfs inodes and dentries udev's
+# reads make, and devtmpfs's nodes and links), 3.0 KiB percpu and 2.6
+# KiB vmalloc per disk between 250 and 4000 disks
+# (evidence/20261206-dcfg-udev-4000).
+MEM_SCSI_DISK_UDEV_KIB = 162
+# A dm-multipath map with its paths' requests, multipathd's share
+# (105 KiB RSS per map) and its kernel threads: 1000 maps over 2000
+# paths had 2.0 GB in use, 1.6 GB more than the paths alone
+# (evidence/20261206-multipath-1000); 2048 MiB ran out of memory.
+MEM_MPATH_MAP_KIB = 1600
 
 # QEMU's own memory, KiB (peak RSS with -S, no guest, blkscale_bench.qemustart
 # on the SCSI boot-curve points: 235 MiB at 5000 disks, 425 at 10,000,
@@ -200,10 +212,14 @@ def _memory(topo, layout):
     parts["virtio_blk"] = int(blk)
     for kind, groups in (("virtio_scsi", topo.scsi_groups),
                          ("sas", topo.sas_groups)):
-        per_disk = MEM_SAS_DISK_KIB if kind == "sas" else MEM_SCSI_DISK_KIB
+        per_disk = MEM_SAS_DISK_KIB if kind == "sas" else \
+            MEM_SCSI_DISK_UDEV_KIB if topo.guest.udev else MEM_SCSI_DISK_KIB
         scsi = per_disk * sum(g.path_disks for g in groups)
         if kind == "virtio_scsi" or groups:
             parts[kind] = int(ctrl[kind] + scsi)
+    maps = sum(g.disks for g in topo.multipath_groups)
+    if maps:
+        parts["multipath maps"] = MEM_MPATH_MAP_KIB * maps
     sim = 0
     if topo.scsi_debug:
         sim += (MEM_SCSI_DISK_KIB * topo.scsi_debug.disks
