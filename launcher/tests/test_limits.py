@@ -74,4 +74,4 @@ def test_a_run_that_hits_a_limit_fails_unless_expected():
 
 def test_the_topology_names_every_subsystem_the_log_can_show():
     assert schema.LIMITS == limits.SUBSYSTEMS
-    assert {s for s, _ in limits.PATTERNS} <= set(limits.SUBSYSTEMS)
+    assert {s for s, _, _ in limits.PATTERNS} <= set(limits.SUBSYSTEMS)

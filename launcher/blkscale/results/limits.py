@@ -15,17 +15,19 @@ import re
 # Where a SCSI device's line names it: "sd 2:0:0:7: ..." or
 # "scsi 2:0:0:7: ...".
 _SDEV = r"(?:\S+ )?(\d+:\d+:\d+:\d+): "
-# (subsystem, pattern): group 1 the device, group 2 (if any) the limit.
+# (subsystem, pattern, whether group 2 is the kernel's last index):
+# group 1 is the device.
 PATTERNS = (
     ("sg", re.compile(_SDEV + r"Unable to attach sg device type=\d+, "
-                      r"minor number exceeds (\d+)")),
-    ("bsg", re.compile(_SDEV + r"bsg: too many bsg devices")),
+                      r"minor number exceeds (\d+)"), True),
+    ("bsg", re.compile(_SDEV + r"bsg: too many bsg devices"), False),
     # The same refusal as scsi_sysfs reports it (ENOSPC from bsg, or
-    # what else bsg's registration returned).
+    # what else bsg's registration returned): group 2 is an errno.
     ("bsg", re.compile(_SDEV + r"Failed to register bsg queue, "
-                       r"errno=(-?\d+)")),
-    ("sd", re.compile(_SDEV + r"sd_probe: memory exhausted")),
-    ("sd", re.compile(_SDEV + r"SCSI disk \(sd\) name length exceeded")),
+                       r"errno=(-?\d+)"), False),
+    ("sd", re.compile(_SDEV + r"sd_probe: memory exhausted"), False),
+    ("sd", re.compile(_SDEV + r"SCSI disk \(sd\) name length exceeded"),
+     False),
 )
 SUBSYSTEMS = ("sg", "bsg", "sd", "kernel-log")
 _STAMP = re.compile(r"^\[\s*(\d+\.\d+)\]\s?(.*)$")
@@ -49,7 +51,7 @@ def of(dmesg):
     for stamp, line in _lines(dmesg):
         if first_stamp is None and stamp is not None:
             first_stamp = stamp
-        for subsystem, pattern in PATTERNS:
+        for subsystem, pattern, names_limit in PATTERNS:
             m = pattern.search(line)
             if not m:
                 continue
@@ -57,8 +59,7 @@ def of(dmesg):
                 "subsystem": subsystem, "devices": set(), "first": m.group(1),
                 "first_s": stamp, "limit": None, "message": line.strip()})
             hit["devices"].add(m.group(1))
-            if m.lastindex and m.lastindex >= 2 and hit["limit"] is None \
-                    and subsystem == "sg":
+            if names_limit and hit["limit"] is None:
                 hit["limit"] = int(m.group(2)) + 1
             break
     out = [dict(h, devices=len(h["devices"])) for h in found.values()]
