@@ -74,6 +74,7 @@ cp $rules "$root/lib/udev/rules.d/"
 install -m 0644 "$here/multipath.conf" "$root/etc/multipath.conf"
 install -m 0644 "$here/lvmlocal.conf" "$root/etc/lvm/lvmlocal.conf"
 install -D -m 0755 "$here/start" "$root/lib/blkscale/multipath/start"
+install -m 0755 "$here/count" "$root/lib/blkscale/multipath/count"
 dpkg-query -W -f='${Package} ${Version}' multipath-tools >"$root/lib/blkscale/multipath/package"
 
 write_newc "$root" "$out"
