@@ -6,7 +6,7 @@
 #   make nightly [NIGHT=<id>] [NIGHTLY_PARTS='gated every-disk ...']
 #                [NIGHTLY_GATED_SWEEP=...] [NIGHTLY_SWEEP=...] [NIGHTLY_CURVE_SWEEP=...] [NIGHTLY_CURVE_QEMU=patched|distro|PATH]
 #                [NIGHTLY_SIM_SWEEP=...] [NIGHTLY_KERNELS_SWEEP=...]
-#                [NIGHTLY_MULTIPATH_SWEEP=...]
+#   make weekly [NIGHT=<id>] [NIGHTLY_MULTIPATH_SWEEP=...]
 #   make baseline RUN=results/<run>
 
 BENCH_SWEEP ?= bench/sweeps/default.toml
@@ -30,9 +30,10 @@ NIGHTLY_KERNELS_SWEEP ?= bench/sweeps/kernels.toml
 # 65,536 scsi_debug LUNs on both kernels, the patched one held to a
 # ceiling of ten minutes to census.
 NIGHTLY_SIM_SWEEP ?= bench/sweeps/sim-65536.toml
-# 4000 LUNs on two paths with dm-multipath, and a path removed under fio,
-# in one boot, on the Debian-config pair (built in the part): one boot
-# per kernel.
+# The weekly night: 4000 LUNs on two paths with dm-multipath, and a path
+# removed under fio, in one boot, on the Debian-config pair (built in the
+# part): one boot per kernel, three hours or more each, too long for a
+# night.
 NIGHTLY_MULTIPATH_SWEEP ?= bench/sweeps/multipath-4000.toml
 
 # VARIANTS has a default in the top Makefile: pass it on only when the
@@ -44,7 +45,7 @@ bench_overrides = \
 	$(if $(BENCH_STAGING),--staging $(BENCH_STAGING)) \
 	$(if $(filter command line environment,$(origin VARIANTS)),--variant '$(VARIANTS)')
 
-.PHONY: bench nightly baseline
+.PHONY: bench nightly weekly baseline
 
 bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios; BENCH_HOSTS='uri1 uri2': fan out over libvirt hosts (BENCH_STAGING=volumes: send their files as storage volumes)
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
@@ -58,13 +59,16 @@ NIGHTLY_BLKTESTS_BASES := stock patched stock-6.12 patched-6.12
 # part it stopped in.  NIGHT=<id> picks a night; NIGHTLY_PARTS='gated
 # every-disk' runs only those parts.  The debug kernel is for the fuzzing
 # and the glue-directory stress of the guest-tests part.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels, every declared kernel variant side by side, 4000 LUNs on two paths with dm-multipath and a path removed under fio on the Debian-config pair, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
 	$(Q)./blkscale night $(if $(NIGHT),--night '$(NIGHT)') \
 		$(if $(NIGHTLY_PARTS),--parts '$(NIGHTLY_PARTS)') \
 		--gated-sweep $(NIGHTLY_GATED_SWEEP) \
 		--sweep $(NIGHTLY_SWEEP) $(bench_overrides) \
 		--curve-sweep $(NIGHTLY_CURVE_SWEEP) --curve-qemu $(NIGHTLY_CURVE_QEMU) \
-		--sim-sweep $(NIGHTLY_SIM_SWEEP) --kernels-sweep $(NIGHTLY_KERNELS_SWEEP) \
+		--sim-sweep $(NIGHTLY_SIM_SWEEP) --kernels-sweep $(NIGHTLY_KERNELS_SWEEP)
+
+weekly: deps guest-tools ## The weekly night, resumable like the nightly (NIGHT=<id>): 4000 LUNs on two paths with dm-multipath, every map fio-verified, lvm on maps and every LUN's second path removed and added back under fio, on the Debian-config pair (NIGHTLY_MULTIPATH_SWEEP, its kernels built in the part); results/weekly-<night>/parts.json; exit as make nightly
+	$(Q)./blkscale night --weekly $(if $(NIGHT),--night '$(NIGHT)') \
 		--multipath-sweep $(NIGHTLY_MULTIPATH_SWEEP)
 
 baseline: ## Refresh bench/baselines/<variant>.json from a nightly run: RUN=results/<run>

@@ -5,6 +5,7 @@ passes only when every part ran and passed."""
 
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -16,7 +17,7 @@ from blkscale.paths import REPO
 
 FAKE_PART = Path(__file__).resolve().parent / "fake_part.py"
 PARTS = ["gated", "every-disk", "bootcurve", "sim", "kernels",
-         "multipath", "guest-tests"]
+         "guest-tests"]
 
 
 class Nights:
@@ -44,12 +45,12 @@ class Nights:
         return [tuple(line.split()) for line in self.log.read_text()
                 .splitlines()]
 
-    def record(self, night):
-        path = self.results / f"nightly-{night}" / "parts.json"
+    def record(self, night, kind="nightly"):
+        path = self.results / f"{kind}-{night}" / "parts.json"
         return json.loads(path.read_text())
 
-    def parts(self, night):
-        return {p["name"]: p for p in self.record(night)["parts"]}
+    def parts(self, night, kind="nightly"):
+        return {p["name"]: p for p in self.record(night, kind)["parts"]}
 
 
 @pytest.fixture
@@ -97,7 +98,7 @@ def test_interrupted_in_part_two_resumes_there(nights):
     assert parts["every-disk"]["status"] == "interrupted"
     assert parts["every-disk"]["exit"] == 130
     assert parts["every-disk"]["verdict"] is None
-    assert [parts[p]["status"] for p in PARTS[2:]] == ["not-run"] * 5
+    assert [parts[p]["status"] for p in PARTS[2:]] == ["not-run"] * 4
     gated = dict(parts["gated"])
 
     # Run again, with no night named: the newest unfinished one goes on
@@ -109,7 +110,6 @@ def test_interrupted_in_part_two_resumes_there(nights):
                               ("bootcurve", "n1-bootcurve"),
                               ("sim", "n1-sim"),
                               ("kernels", "n1-kernels"),
-                              ("multipath", "n1-multipath"),
                               ("guest-tests", "-")]
     assert "night n1: gated: PASS in an earlier sitting, kept" in out.stdout
     parts = nights.parts("n1")
@@ -121,7 +121,7 @@ def test_interrupted_in_part_two_resumes_there(nights):
     assert parts["guest-tests"]["run_id"] is None
     lines = out.stdout.splitlines()
     assert lines[-1] == "night n1: INCONCLUSIVE (exit 3)"
-    table = lines[-9:-1]
+    table = lines[-8:-1]
     assert table[0].split() == ["part", "verdict", "wall", "run"]
     assert table[1].split()[::3] == ["gated", "n1-gated"]
     assert table[4].split()[:2] == ["sim", "INCONCLUSIVE"]
@@ -136,7 +136,7 @@ def test_a_failed_part_fails_the_night_whatever_follows(nights):
     assert parts["kernels"]["exit"] == 2
     assert parts["kernels"]["verdict"] == "REGRESSION"
     assert [parts[p]["verdict"] for p in PARTS[1:4] + PARTS[5:]] == \
-        ["PASS"] * 5
+        ["PASS"] * 4
     for p in parts.values():
         assert p["status"] == "done" and p["wall_s"] >= 0
         assert p["started"] <= p["finished"]
@@ -151,19 +151,18 @@ def test_only_the_named_parts_run_and_the_night_is_no_pass(nights):
                               ("every-disk", "n3-every-disk")]
     assert out.stdout.splitlines()[-1] == \
         "night n3: UNFINISHED (exit 4); still to run: bootcurve, sim, " \
-        "kernels, multipath, guest-tests"
+        "kernels, guest-tests"
     parts = nights.parts("n3")
     assert [parts[p]["status"] for p in PARTS] == ["done"] * 2 + \
-        ["not-run"] * 5
+        ["not-run"] * 4
     # The other parts in a sitting of their own; the night then passes.
     out = nights.run("--night", "n3", "--parts", "sim")
     assert out.returncode == 4
-    out = nights.run("--parts",
-                     "bootcurve kernels multipath guest-tests sim")
+    out = nights.run("--parts", "bootcurve kernels guest-tests sim")
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.splitlines()[-1] == "night n3: PASS (exit 0)"
     assert [c[0] for c in nights.calls()] == PARTS[:2] + ["sim"] + \
-        ["bootcurve", "kernels", "multipath", "guest-tests"]
+        ["bootcurve", "kernels", "guest-tests"]
 
 
 def test_a_part_cut_off_outright_runs_again(nights):
@@ -185,6 +184,9 @@ def test_a_part_cut_off_outright_runs_again(nights):
     (lambda d: d["parts"][2].update(wall_s="long"), "parts[2].wall_s"),
     (lambda d: d["parts"].pop(), "parts"),
     (lambda d: d.update(night="other"), "night"),
+    (lambda d: d.update(kind="weekly"), "kind"),
+    (lambda d: d["parts"].append(dict(d["parts"][0], name="multipath")),
+     "parts"),
 ])
 def test_a_corrupt_record_is_one_line_naming_file_and_field(nights, change,
                                                             field):
@@ -218,6 +220,45 @@ def test_an_unknown_part_is_a_usage_error(nights):
     out = nights.run("--parts", "gated nap")
     assert out.returncode == 2
     assert out.stderr.strip() == "command line: --parts: 'nap': the parts " \
-        "are gated, every-disk, bootcurve, sim, kernels, multipath, " \
-        "guest-tests"
+        "of the nightly night are gated, every-disk, bootcurve, sim, " \
+        "kernels, guest-tests"
     assert nights.calls() == [] and not nights.results.exists()
+
+
+def test_the_multipath_part_is_the_weekly_nights(nights):
+    out = nights.run("--parts", "multipath")
+    assert out.returncode == 2
+    assert out.stderr.strip() == "command line: --parts: 'multipath': the " \
+        "parts of the nightly night are gated, every-disk, bootcurve, sim, " \
+        "kernels, guest-tests; multipath is the weekly night's (--weekly)"
+    out = nights.run("--weekly", "--parts", "gated")
+    assert out.returncode == 2
+    assert "the parts of the weekly night are multipath" in out.stderr
+    assert nights.calls() == [] and not nights.results.exists()
+
+
+def test_a_weekly_night_is_its_own_record(nights):
+    # A nightly left unfinished is not what a weekly sitting continues.
+    assert nights.run("--night", "n7", "--parts", "gated").returncode == 4
+    out = nights.run("--weekly", "--night", "w1", FAKE_PART_EXIT="multipath=3")
+    assert out.returncode == 3, out.stdout + out.stderr
+    assert nights.calls() == [("gated", "n7-gated"),
+                              ("multipath", "w1-multipath")]
+    record = nights.record("w1", "weekly")
+    assert record["kind"] == "weekly"
+    assert [p["name"] for p in record["parts"]] == ["multipath"]
+    assert record["parts"][0]["verdict"] == "INCONCLUSIVE"
+    assert out.stdout.splitlines()[-1] == "night w1: INCONCLUSIVE (exit 3)"
+    # The unfinished nightly is still the one a plain sitting continues.
+    out = nights.run("--parts", "every-disk")
+    assert out.returncode == 4
+    assert nights.calls()[-1] == ("every-disk", "n7-every-disk")
+    # A weekly night with a verdict is finished: the next weekly sitting
+    # starts a night of its own, named by the date and time.
+    out = nights.run("--weekly")
+    assert out.returncode == 0, out.stdout + out.stderr
+    part, run_id = nights.calls()[-1]
+    assert part == "multipath"
+    assert re.fullmatch(r"\d{8}-\d{6}-multipath", run_id)
+    assert (nights.results / f"weekly-{run_id[:-len('-multipath')]}"
+            / "parts.json").is_file()

@@ -17,9 +17,10 @@ COMMANDS = {
              "undecided and nothing failed, 2 usage, 130 interrupted "
              "(manifest marked partial).",
     "night": "Run the nightly by parts (gated, every-disk, bootcurve, sim, "
-             "kernels, multipath, guest-tests), resumable: a night interrupted "
+             "kernels, guest-tests), resumable: a night interrupted "
              "continues where it stopped, keeping each finished part's "
-             "verdict (results/nightly-<night>/parts.json). Exit status: "
+             "verdict (results/nightly-<night>/parts.json); --weekly: the "
+             "weekly night (multipath), results/weekly-<night>. Exit status: "
              "0 PASS (every part ran and passed), 1 REGRESSION (a part "
              "failed), 3 INCONCLUSIVE (a part undecided), 4 UNFINISHED "
              "(parts still to run), 2 usage, 130 interrupted.",

@@ -32,10 +32,16 @@ def add_arguments(parser):
                         help="the night to run or continue (default: the "
                              "newest night with parts still to run, else a "
                              "new one named by the UTC date and time)")
+    parser.add_argument("--weekly", action="store_true",
+                        help="the weekly night, results/weekly-<night>: "
+                             "the parts too long for a night ("
+                             + ", ".join(parts.KINDS["weekly"]) + ")")
     parser.add_argument("--parts", action="append", metavar="NAME",
                         help="run only these parts of the night "
                              "(repeatable, or space-separated; default "
-                             "all): " + ", ".join(parts.NAMES))
+                             "all): " + ", ".join(parts.KINDS["nightly"])
+                             + "; of the weekly night: "
+                             + ", ".join(parts.KINDS["weekly"]))
     parser.add_argument("--gated-sweep", metavar="FILE",
                         default=GATED_SWEEP,
                         help="the gated part's sweep, its kernels built "
@@ -116,22 +122,31 @@ def _options(args):
         if args.results_dir else None)
 
 
-def _chosen(args, options):
-    names = _words(args.parts) or list(parts.NAMES)
+def _kind(args):
+    return "weekly" if args.weekly else "nightly"
+
+
+def _chosen(args, kind):
+    known = parts.KINDS[kind]
+    names = _words(args.parts) or list(known)
     for name in names:
-        if name not in parts.NAMES:
-            raise BenchError("command line", "--parts", f"{name!r}: the "
-                             "parts are " + ", ".join(parts.NAMES))
-    return [n for n in parts.NAMES if n in names]
+        if name in known:
+            continue
+        problem = f"{name!r}: the parts of the {kind} night are " + \
+            ", ".join(known)
+        if name in parts.KINDS["weekly"]:
+            problem += f"; {name} is the weekly night's (--weekly)"
+        raise BenchError("command line", "--parts", problem)
+    return [n for n in known if n in names]
 
 
-def _night_id(args, results):
+def _night_id(args, results, kind):
     if args.night:
         if not RUN_ID.fullmatch(args.night):
             raise BenchError("command line", "--night", f"{args.night!r}: "
                              "use letters, digits, . _ -")
         return args.night
-    found = record.newest_unfinished(results)
+    found = record.newest_unfinished(results, kind)
     return found.night if found else record.new_night_id()
 
 
@@ -175,14 +190,15 @@ def verdict_line(night, interrupted):
 
 def main(args):
     options = _options(args)
-    chosen = _chosen(args, options)
+    kind = _kind(args)
+    chosen = _chosen(args, kind)
     results = options.results_dir or str(REPO / "results")
-    night_id = _night_id(args, results)
-    directory = record.night_dir(results, night_id)
+    night_id = _night_id(args, results, kind)
+    directory = record.night_dir(results, night_id, kind)
     with sitting.holding(directory):
         path = os.path.join(directory, record.FILENAME)
-        night = record.Night.load(path) if os.path.exists(path) else \
-            record.Night.create(results, night_id)
+        night = record.Night.load(path, kind) if os.path.exists(path) \
+            else record.Night.create(results, night_id, kind)
         with sitting.stopping() as stop:
             interrupted = sitting.sit(
                 night, chosen, options, results, stop,

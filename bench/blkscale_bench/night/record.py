@@ -1,4 +1,5 @@
-"""A night's record, results/nightly-<night>/parts.json: each part's
+"""A night's record, results/<kind>-<night>/parts.json (kind nightly or
+weekly, each with its own parts, parts.KINDS): each part's
 status, exit, verdict, the runs it made, when it started and finished
 (UTC) and its wall time.  Written whole after every change, so that a
 sitting cut off outright leaves every part it finished.
@@ -19,11 +20,10 @@ from blkscale.names import RUN_ID
 from blkscale.results.atomic import write_json_atomic
 
 from ..errors import BenchError
-from .parts import NAMES
+from .parts import KINDS
 
 FILENAME = "parts.json"
-DIR_PREFIX = "nightly-"
-SCHEMA = {"name": "blkscale-night", "version": 1}
+SCHEMA = {"name": "blkscale-night", "version": 2}
 NOT_RUN, RUNNING, DONE, INTERRUPTED = ("not-run", "running", "done",
                                        "interrupted")
 STATUSES = (NOT_RUN, RUNNING, DONE, INTERRUPTED)
@@ -44,8 +44,8 @@ def new_night_id():
         "%Y%m%d-%H%M%S")
 
 
-def night_dir(results, night):
-    return os.path.join(results, DIR_PREFIX + night)
+def night_dir(results, night, kind):
+    return os.path.join(results, f"{kind}-{night}")
 
 
 def _new_part(name):
@@ -60,13 +60,15 @@ class Night:
         self.doc = doc
 
     @classmethod
-    def create(cls, results, night):
-        doc = {"schema": SCHEMA, "night": night, "created": utc_now(),
-               "parts": [_new_part(n) for n in NAMES]}
-        return cls(os.path.join(night_dir(results, night), FILENAME), doc)
+    def create(cls, results, night, kind):
+        doc = {"schema": SCHEMA, "night": night, "kind": kind,
+               "created": utc_now(),
+               "parts": [_new_part(n) for n in KINDS[kind]]}
+        return cls(os.path.join(night_dir(results, night, kind), FILENAME),
+                   doc)
 
     @classmethod
-    def load(cls, path):
+    def load(cls, path, kind):
         try:
             with open(path) as f:
                 doc = json.load(f)
@@ -75,7 +77,7 @@ class Night:
         except (ValueError, RecursionError) as e:
             raise BenchError(path, None, f"not valid JSON: {e}") from None
         night = os.path.basename(os.path.dirname(os.path.abspath(path)))
-        _check(doc, path, night[len(DIR_PREFIX):])
+        _check(doc, path, night[len(kind) + 1:], kind)
         return cls(path, doc)
 
     @property
@@ -83,11 +85,15 @@ class Night:
         return self.doc["night"]
 
     @property
+    def kind(self):
+        return self.doc["kind"]
+
+    @property
     def parts(self):
         return self.doc["parts"]
 
     def part(self, name):
-        return self.parts[NAMES.index(name)]
+        return self.parts[KINDS[self.kind].index(name)]
 
     def save(self):
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
@@ -104,9 +110,9 @@ class Night:
         return UNFINISHED if self.still_to_run() else PASS
 
 
-def newest_unfinished(results):
-    """The night under results/ with parts still to run that was created
-    last, or None."""
+def newest_unfinished(results, kind):
+    """The night of that kind under results/ with parts still to run that
+    was created last, or None."""
     try:
         entries = sorted(os.listdir(results))
     except FileNotFoundError:
@@ -114,8 +120,8 @@ def newest_unfinished(results):
     found = []
     for entry in entries:
         path = os.path.join(results, entry, FILENAME)
-        if entry.startswith(DIR_PREFIX) and os.path.isfile(path):
-            night = Night.load(path)
+        if entry.startswith(kind + "-") and os.path.isfile(path):
+            night = Night.load(path, kind)
             if night.still_to_run():
                 found.append(night)
     return max(found, key=lambda n: _time(n.doc["created"]), default=None)
@@ -129,7 +135,7 @@ def _fail(path, field, problem):
     raise BenchError(path, field, problem)
 
 
-def _check(doc, path, night):
+def _check(doc, path, night, kind):
     """The record as this module writes it, or one line naming the file
     and the field that is not."""
     if not isinstance(doc, dict):
@@ -138,15 +144,17 @@ def _check(doc, path, night):
         _fail(path, "schema", f"must be {json.dumps(SCHEMA)}")
     if doc.get("night") != night:
         _fail(path, "night", f"must be {night!r}, the directory's night")
+    if doc.get("kind") != kind:
+        _fail(path, "kind", f"must be {kind!r}, the directory's kind")
     created = doc.get("created")
     if not isinstance(created, str) or not _is_time(created):
         _fail(path, "created", "must be a UTC date and time (ISO 8601)")
     parts = doc.get("parts")
     if not isinstance(parts, list) or \
             [p.get("name") if isinstance(p, dict) else None
-             for p in parts] != list(NAMES):
-        _fail(path, "parts", "must list the parts " + ", ".join(NAMES)
-              + ", in that order, each an object")
+             for p in parts] != list(KINDS[kind]):
+        _fail(path, "parts", "must list the parts "
+              + ", ".join(KINDS[kind]) + ", in that order, each an object")
     for i, part in enumerate(parts):
         _check_part(part, path, f"parts[{i}]")
 
