@@ -62,6 +62,13 @@ class Variant:
         return m.group(1) if m else None
 
     @property
+    def distro_config(self):
+        """Whether the kernel is built with a distribution's config (its
+        own, or one taken from a linux-image package), not tinyconfig's
+        fragments: what a disk costs in memory differs 2.9x."""
+        return not self.config or self.config_from is not None
+
+    @property
     def patched(self):
         """Whether the kernel carries a patch series (what the guest's
         selftest expects of it)."""
