@@ -66,6 +66,21 @@ def test_a_path_removed_and_restored_under_fio(tmp_path, short_tmp):
     assert fio["disks_verified"] == fio["disks_expected"] == LUNS
     assert all(j["disk"].startswith("dm-") for j in fio["jobs"])
     assert all(j["write"]["io_bytes"] > 0 for j in fio["jobs"])
+    # each wait's timeline: a row every 10 s and at its end, the counts
+    # only growing; udev handled the returning paths' uevents
+    fields = pf["timeline_fields"]
+    rows = pf["timeline"]
+    assert len(fields) == 9 and all(len(r) == len(fields) for r in rows)
+    assert [r[0] for r in rows][0] == "paths-down"
+    assert [r[0] for r in rows][-1] == "paths-up"
+    last = dict(zip(fields, rows[-1]))
+    assert (last["paths"], last["ready"]) == (LUNS * PATHS, LUNS * PATHS)
+    for name in ("kernel_uevents", "udev_events", "mpd_removed", "mpd_added"):
+        column = [r[fields.index(name)] for r in rows]
+        assert column == sorted(column), name
+    assert last["udev_events"] >= LUNS and last["mpd_added"] == LUNS
+    assert isinstance(pf["multipathd_tail"], list)
+    assert 0 < len(pf["multipathd_tail"]) <= 20
     # the host's side: one removal and one return of 8 devices each
     events = doc["host"]["path_events"]
     assert [e["request"] for e in events] == ["paths-down", "paths-up"]

@@ -102,7 +102,7 @@ groups=$(grep -ohE 'GROUP="[^"]+"' $rules | cut -d'"' -f2 | LC_ALL=C sort -u)
 } >"$root/etc/group"
 
 install -D -m 0755 "$here/start" "$root/lib/blkscale/udev/start"
-install -m 0755 "$here/settle" "$root/lib/blkscale/udev/settle"
+install -m 0755 "$here/settle" "$here/queued" "$root/lib/blkscale/udev/"
 install -m 0644 "$here/monitor.awk" "$here/udevd-log.awk" "$here/running.sh" \
 	"$root/lib/blkscale/udev/"
 dpkg-query -W -f='${Package} ${Version}' udev >"$root/lib/blkscale/udev/package"

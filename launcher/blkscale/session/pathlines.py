@@ -1,6 +1,7 @@
 """The run's lines for the pathfail step: how long multipath took to drop
 the removed paths and to take them back, what the kernel failed under
-I/O, and whether fio verified every map through it."""
+I/O, whether fio verified every map through it, and where a wait that
+ran out stood."""
 
 from ..results import runresults
 from .partlines import INDENT
@@ -36,4 +37,28 @@ def lines(results_path, steps):
            f"{kernel.get('path_io_errors')} I/O errors below the maps; fio "
            f"verified {fio.get('disks_verified', '-')} of "
            f"{fio.get('disks_expected', '-')} maps"]
-    return out
+    return out + _held_up(pf)
+
+
+def _held_up(pf):
+    """The last row of the timeline of a wait that ran out: how far the
+    kernel, udev and multipathd had got, so that the line says which of
+    them held the paths up."""
+    if runresults.number(pf.get("failover_s")) is not None and \
+            runresults.number(pf.get("reinstate_s")) is not None:
+        return []
+    fields = pf.get("timeline_fields") or []
+    rows = pf.get("timeline") or []
+    if not rows:
+        return []
+    last = dict(zip(fields, rows[-1]))
+    unread = last.get("udev_unread_bytes")
+    udev = "no udev in the guest" if last.get("udev_events") is None else (
+        f"udev processed {last['udev_events']} of the kernel's "
+        f"{last.get('kernel_uevents')} uevents"
+        + ("" if unread is None else f", {unread} bytes unread by udevd"))
+    return [f"{INDENT}the wait for {last.get('request')} ran out at "
+            f"{last.get('s')} s with {last.get('paths')} paths in maps "
+            f"({last.get('ready')} ready): {udev}; multipathd removed "
+            f"{last.get('mpd_removed')} and added {last.get('mpd_added')} "
+            "paths"]
