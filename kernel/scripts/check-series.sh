@@ -9,7 +9,8 @@
 #    from v2 on, every patch has a changelog below its "---" ("v3: ..." or
 #    "Changes since v2:" lines before the diffstat); every patch has a
 #    Signed-off-by (the committed placeholder identity is fine: `make
-#    format-series` writes the sendable copy); scripts/checkpatch.pl
+#    format-series` writes the sendable copy); no text is still a
+#    placeholder ("@@FIGURES@@": figures not measured yet); scripts/checkpatch.pl
 #    --strict reports no error and no warning, and every CHECK it reports
 #    is named in the cover letter (its message, as checkpatch prints it,
 #    with why it is kept);
@@ -559,6 +560,10 @@ format_problems() {
 		{ [ "${BASH_REMATCH[5]}" != "$n" ] && [ "${BASH_REMATCH[5]}" != "$(number "$n" "$total")" ]; }; then
 		echo "subject is not \"$want ...\": $s"
 	fi
+	# A placeholder stands where figures or text belong: not sendable.
+	line=$(grep -m1 -oE '@@[A-Z_]+@@' "$file" || true)
+	[ -z "$line" ] ||
+		echo "$line where text belongs: the figures or words it stands for are not written yet"
 	if [ "$n" = 0 ]; then
 		grep -qE '^base-commit: [0-9a-f]{40}$' "$file" ||
 			echo "no \"base-commit: <40-hex commit>\" line: the commit the series applies to, as git format-patch --base writes it below the diffstat"

@@ -190,6 +190,18 @@ def test_each_format_problem_fails(copy):
         assert "not applied: an earlier patch does not apply" in out, out
 
 
+@needs_tree
+def test_a_placeholder_fails(copy):
+    """A patch whose changelog still holds "@@FIGURES@@" is not
+    sendable."""
+    name = series_names()[0]
+    edit(copy / name, "\nSigned-off-by:", "\n@@FIGURES@@\n\nSigned-off-by:")
+    rc, out = check(copy)
+    assert rc != 0
+    assert f"FAIL   {name}" in out or f"FAIL {name}" in out, out
+    assert "@@FIGURES@@ where text belongs" in out, out
+
+
 def drop_changelog(path):
     """Take the lines between "---" and the diffstat out."""
     text = path.read_text()
