@@ -28,7 +28,10 @@ for part in "${parts[@]}"; do
 		# the pairs in opposite orders: patched first, then stock first
 		for v in ${KERNELS_65536:-driver-core stock stock-sg driver-core-sg}; do
 			echo "65536 $v $(cut -d' ' -f1-3 /proc/loadavg)" >> "$here/load.txt"
-			./blkscale run "$here/sim-65536.toml" --variant "$v" \
+			# with sg and bsg: the LUNs stop at 32,768 (sim-65536-sg.toml)
+			topo=sim-65536.toml
+			case $v in *-sg) topo=sim-65536-sg.toml ;; esac
+			./blkscale run "$here/$topo" --variant "$v" \
 				--accel tcg --run-id "driver-core-v4-65536-$v" --quiet || true
 		done
 		;;
