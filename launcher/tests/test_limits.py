@@ -72,6 +72,45 @@ def test_a_run_that_hits_a_limit_fails_unless_expected():
     assert got["kind"] == "ok"
 
 
+def test_the_disks_bsg_lost_are_counted_on_its_refusal():
+    """6.1 with bsg built in, 65,536 LUNs: one refusal logged per
+    target whose scan it stopped, 32,768 disks never there."""
+    log = BOOT + "".join(
+        sg_refused(0).replace("2:0:0:0", f"{h}:0:0:0")
+        + bsg_refused(0).replace("2:0:0:0", f"{h}:0:0:0")
+        for h in range(32, 160))
+    hits = limits.attribute(limits.of(log), 65536, 32768)
+    by = {h["subsystem"]: h for h in hits}
+    assert by["bsg"]["devices"] == 128
+    assert by["bsg"]["disks_missing"] == 32768
+    # sg's refusal leaves the disk: nothing lost is put on it
+    assert "disks_missing" not in by["sg"]
+    assert limits.summary([by["bsg"]]) == (
+        "bsg refused 128 devices from 32:0:0:0 "
+        "(32768 of 65536 disks missing)")
+
+
+def test_nothing_is_missing_when_every_disk_is_found():
+    hits = limits.attribute(limits.of(BOOT + bsg_refused(3)), 8, 8)
+    assert "disks_missing" not in hits[0]
+    # missing disks with only sg refusals are not put on sg
+    hits = limits.attribute(limits.of(BOOT + sg_refused(3)), 8, 5)
+    assert "disks_missing" not in hits[0]
+
+
+def test_an_expected_limit_still_leaves_its_disks_missing():
+    class Stream:
+        done = "ok"
+        steps = [{"name": "census", "verdict": "ok"}]
+    hits = limits.attribute(limits.of(BOOT + bsg_refused(4)), 8, 4)
+    got = document.outcome(Stream, {"total": 4}, {"total": 8},
+                           limits.unexpected(hits, ("bsg",)), hits)
+    assert got["kind"] == "disks-missing" and got["status"] == 1
+    assert got["message"] == (
+        "4 of 8 disks found (expected limits: bsg refused 1 device from "
+        "2:0:0:4 (4 of 8 disks missing))")
+
+
 def test_the_topology_names_every_subsystem_the_log_can_show():
     assert schema.LIMITS == limits.SUBSYSTEMS
     assert {s for s, _, _ in limits.PATTERNS} <= set(limits.SUBSYSTEMS)

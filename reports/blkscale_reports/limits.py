@@ -1,6 +1,7 @@
 """Limits hit: what each kernel refused for the number of devices (sg's
 and bsg's minor ranges, sd's names, a ring buffer that lost the boot's
-first lines), per run, from results.json's limits (the launcher reads
+first lines) and the disks a refusal cost (the census's missing disks,
+on the first refusal that loses its device), per run, from results.json's limits (the launcher reads
 them from the guest's kernel log, blkscale.results.limits)."""
 
 from blkscale.results.runresults import Results
@@ -12,7 +13,7 @@ def tables(run):
     """({"limits": table} or {}, runs whose log was read, runs without)."""
     t = Table("limits", "Limits hit, per run",
               ["Topology", "Variant", "Repeat", "Limit", "Devices refused",
-               "First device", "At (s)", "Kernel's limit", "Expected",
+               "First device", "At (s)", "Disks missing", "Kernel's limit", "Expected",
                "Kernel's words"])
     read = unread = 0
     for e in run.with_results():
@@ -27,6 +28,7 @@ def tables(run):
             t.rows.append([
                 e.topology, e.variant, fmt(e.repeat), h.get("subsystem"),
                 fmt(h.get("devices")), h.get("first") or "-",
-                fmt(h.get("first_s"), 3), fmt(h.get("limit")),
+                fmt(h.get("first_s"), 3), fmt(h.get("disks_missing")),
+                fmt(h.get("limit")),
                 fmt(h.get("subsystem") in expected), h.get("message")])
     return ({"limits": t} if t.rows else {}), read, unread

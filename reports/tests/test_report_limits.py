@@ -27,9 +27,19 @@ def _with(fixture_copy, limits, expected=None):
 def test_a_limit_hit_is_a_row(fixture_copy):
     html = _with(fixture_copy, [SG], expected=["sg"])
     (row,) = read_tables(html)["limits"]
-    assert row[:9] == ["multipath-pathfail", "debian", "1", "sg", "32768",
-                       "2:0:0:0", "812.250", "32768", "yes"]
-    assert row[9].endswith("minor number exceeds 32767")
+    assert row[:10] == ["multipath-pathfail", "debian", "1", "sg", "32768",
+                        "2:0:0:0", "812.250", "-", "32768", "yes"]
+    assert row[10].endswith("minor number exceeds 32767")
+
+
+def test_the_disks_a_refusal_lost_are_in_its_row(fixture_copy):
+    bsg = {"subsystem": "bsg", "devices": 128, "first": "32:0:0:0",
+           "first_s": 69.27, "limit": None, "disks_missing": 32768,
+           "disks_expected": 65536,
+           "message": "scsi 32:0:0:0: bsg: too many bsg devices"}
+    html = _with(fixture_copy, [bsg], expected=["bsg"])
+    (row,) = read_tables(html)["limits"]
+    assert row[3:8] == ["bsg", "128", "32:0:0:0", "69.270", "32768"]
 
 
 def test_a_clean_log_is_said_to_be_clean(fixture_copy):

@@ -213,10 +213,12 @@ def steps_ok(stream):
                                        for s in stream.steps)
 
 
-def outcome(stream, found, expected, limit_hits=()):
+def outcome(stream, found, expected, limit_hits=(), explained=()):
     """What the launcher concludes of a complete stream: the exit status
     the variant contributes, its kind and a message.  limit_hits: the
-    limits the kernel hit that the topology does not expect."""
+    limits the kernel hit that the topology does not expect; explained:
+    the expected ones that lost disks (they still count as missing: the
+    machine does not have them)."""
     status, kind, message = EXIT_OK, "ok", "ok"
     if limit_hits:
         status, kind = EXIT_STEP_FAILED, "limits-hit"
@@ -229,6 +231,8 @@ def outcome(stream, found, expected, limit_hits=()):
     elif found["total"] < expected["total"]:
         status, kind = EXIT_STEP_FAILED, "disks-missing"
         message = f"{found['total']} of {expected['total']} disks found"
+        if explained:
+            message += " (expected limits: " + limits.summary(explained) + ")"
     return {"status": status, "kind": kind, "message": message}
 
 
@@ -315,9 +319,13 @@ def build(ctx, stream):
         # device (census.identity.sas_transport).
         doc["topology"]["expected_sas"] = topo.expected_sas
     # What the kernel refused for the number of devices (results/limits.py).
-    doc["limits"] = limits.of(stream.logs.get("dmesg"))
+    doc["limits"] = limits.attribute(limits.of(stream.logs.get("dmesg")),
+                                     expected["total"], found["total"])
+    expected_hits = [h for h in doc["limits"] or ()
+                     if h["subsystem"] in topo.guest.limits_expected
+                     and h.get("disks_missing")]
     doc["outcome"] = outcome(stream, found, expected, limits.unexpected(
-        doc["limits"], topo.guest.limits_expected))
+        doc["limits"], topo.guest.limits_expected), expected_hits)
     return Results(doc)
 
 
