@@ -4,6 +4,8 @@ They need build/kernel/out/<variant>/bzImage and
 build/initramfs/<variant>.cpio (make kernel initramfs) and skip without.
 """
 
+import re
+
 import pytest
 
 from launchertest import boot_results, need_built, run_cli
@@ -43,6 +45,15 @@ def test_smoke(variant, tmp_path):
         times["guest_done_s"]
     assert times["wall_to_init_s"] <= times["wall_to_census_s"] <= \
         times["wall_s"]
+    # The kernel's whole log came home through /dev/kmsg, from its first
+    # line, and shows no limit.
+    vdir = tmp_path / "results" / "boot" / variant
+    console = (vdir / "console.log").read_text()
+    assert re.search(r"blkscale: kmsgdump: [1-9]\d* records, 0 malformed",
+                     console), console[-2000:]
+    log = (vdir / "dmesg.log").read_text()
+    assert log.startswith("[    0.000000] Linux version ")
+    assert doc["limits"] == []
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -57,12 +57,13 @@ def test_cmdline(fields, accel, cmdline, tmp_path):
 
 @pytest.mark.parametrize("disks,size", [
     (2, "1M"), (1024, "1M"), (1025, "2M"), (4096, "4M"), (5000, "8M"),
-    (16384, "16M"), (65536, "16M")])
+    (16384, "16M"), (65536, "64M"), (262144, "128M")])
 def test_quiet_log_buffer_grows_with_the_disks(disks, size, tmp_path):
     path = tmp_path / "n.toml"
-    path.write_text("[guest]\nmemory_mib = 8192\n[scsi_debug]\n"
+    hosts = max(1, disks // 16384)
+    path.write_text("[guest]\nmemory_mib = 16384\n[scsi_debug]\n"
                     + (f"max_luns = {disks}\n" if disks <= 16384 else
-                       f"add_host = 4\nmax_luns = {disks // 4}\n"))
+                       f"add_host = {hosts}\nmax_luns = {disks // hosts}\n"))
     topo = topology.prepare(path).topo
     assert f" log_buf_len={size} " in guest.kernel_cmdline(topo)
 
