@@ -12,7 +12,7 @@ the repeats the nightly added (power.py).
 import os
 
 from blkscale.figures import (bootcurve, ceilings, clockfloor, compare,
-                              everydisk, loadband, metrics)
+                              everydisk, layoutnote, loadband, metrics)
 from blkscale.results import history
 from blkscale.results.atomic import write_json_atomic
 from blkscale.results.read import NIGHTLY
@@ -83,6 +83,7 @@ def evaluate(run_dir, baselines_dir, overrides=None, gate_times=None,
     checks += everydisk.checks(docs)
     checks += goal_checks(manifest, docs, loads)
     clockfloor.annotate(checks, clockfloor.sweep_floors(docs))
+    layoutnote.annotate(checks, docs)
     stopped = manifest.get("decide_stopped")
     if stopped:
         checks.append(compare.Check(
