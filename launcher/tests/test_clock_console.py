@@ -57,7 +57,7 @@ def test_cmdline(fields, accel, cmdline, tmp_path):
 
 @pytest.mark.parametrize("disks,size", [
     (2, "1M"), (1024, "1M"), (1025, "2M"), (4096, "4M"), (5000, "8M"),
-    (16384, "16M"), (65536, "64M"), (262144, "128M")])
+    (16384, "16M"), (65536, "64M"), (262144, "256M")])
 def test_quiet_log_buffer_grows_with_the_disks(disks, size, tmp_path):
     path = tmp_path / "n.toml"
     hosts = max(1, disks // 16384)

@@ -20,7 +20,7 @@ VIRTIO_CMDLINE = ("earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
 QUIET_LOGLEVEL = 5
 LOG_KIB_PER_DISK = 1
 LOG_BUF_MIN = 1 << 20
-LOG_BUF_MAX = 128 << 20
+LOG_BUF_MAX = 256 << 20
 # What each guest.clocksource adds to the command line.
 CLOCK_ARGS = {"tsc": "tsc=reliable", "hpet": "clocksource=hpet",
               "kernel": ""}
