@@ -27,8 +27,8 @@ NIGHTLY_CURVE_QEMU ?= patched
 # a variant that cannot be built (a series not yet rebased onto its base)
 # fails that part of the nightly and not the rest.
 NIGHTLY_KERNELS_SWEEP ?= bench/sweeps/kernels.toml
-# 65,536 scsi_debug LUNs on both kernels, the patched one held to a
-# ceiling of ten minutes to census.
+# 65,536 scsi_debug LUNs on the patched kernel, held to a ceiling of ten
+# minutes to census (stock beside it: sweeps/sim-65536-both.toml).
 NIGHTLY_SIM_SWEEP ?= bench/sweeps/sim-65536.toml
 # The weekly night: 4000 LUNs on two paths with dm-multipath, and a path
 # removed under fio, in one boot, on the Debian-config pair (built in the
@@ -59,7 +59,7 @@ NIGHTLY_BLKTESTS_BASES := stock patched stock-6.12 patched-6.12
 # part it stopped in.  NIGHT=<id> picks a night; NIGHTLY_PARTS='gated
 # every-disk' runs only those parts.  The debug kernel is for the fuzzing
 # and the glue-directory stress of the guest-tests part.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on both kernels, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
+nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on the patched kernel, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
 	$(Q)./blkscale night $(if $(NIGHT),--night '$(NIGHT)') \
 		$(if $(NIGHTLY_PARTS),--parts '$(NIGHTLY_PARTS)') \
 		--gated-sweep $(NIGHTLY_GATED_SWEEP) \
