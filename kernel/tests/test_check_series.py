@@ -310,9 +310,11 @@ def test_resume_only_on_the_patches_checked_before(copy):
 
 
 def test_the_6_12_series_is_checked_on_its_own_base(tmp_path):
-    """CHECK_SERIES_VARIANT=patched-6.12: the 6.12 series, on 6.12.  The
-    6.12 tree is the nightly's (make kernel-all), not make test's: without
-    it the test is nightly-only, and in the nightly its absence fails."""
+    """CHECK_SERIES_VARIANT=patched-6.12: the 6.12 series, on 6.12, each
+    of its series (driver-core, majors, partitions, as on 6.1) in turn
+    and as committed, cover letters included.  The 6.12 tree is the
+    nightly's (make kernel-all), not make test's: without it the test is
+    nightly-only, and in the nightly its absence fails."""
     if not (BUILD / "linux-6.12" / "scripts" / "checkpatch.pl").exists():
         missing = "no 6.12 pristine tree (make kernel VARIANTS=patched-6.12)"
         if os.environ.get("BLKSCALE_NIGHTLY") == "1":
@@ -320,12 +322,15 @@ def test_the_6_12_series_is_checked_on_its_own_base(tmp_path):
         pytest.skip(f"nightly test (BLKSCALE_NIGHTLY=1): {missing}")
     patches = tmp_path / "patches"
     shutil.copytree(SERIES_ROOT / "6.12", patches)
-    make_checkable(patches)
     rc, out = check(patches, CHECK_SERIES_VARIANT="patched-6.12",
                     CHECK_SERIES_DIR=str(CHECK_DIR.with_name(
                         "check-series-tests-6.12")))
     assert rc == 0, out
-    assert "patches on linux-source-6.12" in out, out
+    for series in ("driver-core", "majors", "partitions"):
+        assert f"check-series: series {patches}/{series}" in out, out
+    assert out.count("patch on linux-source-6.12") + \
+        out.count("patches on linux-source-6.12") == 3, out
+    assert "patches on linux-source-6.1 " not in out, out
 
 
 @needs_tree

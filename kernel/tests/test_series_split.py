@@ -78,6 +78,59 @@ def test_no_patch_is_marked_for_stable(series):
         assert "stable@vger.kernel.org" not in text, path.name
 
 
+# The same three series ported to linux-source-6.12, laid out the same
+# way in kernel/patches/6.12 (the patched-6.12 variant applies them).
+PATCHES_612 = PATCHES / "6.12"
+
+
+def test_the_6_12_series_is_each_series_in_turn():
+    want = [f"{s}/{n}" for s in SERIES
+            for n in names(PATCHES_612 / s / "series")]
+    assert names(PATCHES_612 / "series") == want
+    for entry in want:
+        assert (PATCHES_612 / entry).is_file(), entry
+    for s in SERIES:
+        assert (PATCHES_612 / s / "0000-cover-letter.patch").is_file(), s
+        # the same patches, by name, as the 6.1 series
+        assert names(PATCHES_612 / s / "series") == \
+            names(PATCHES / s / "series"), s
+    # nothing of a flat series is left beside the directories
+    assert not list(PATCHES_612.glob("*.patch"))
+
+
+def test_the_6_12_variant_applies_its_combined_series():
+    sys.path.insert(0, str(TOP / "launcher"))
+    from blkscale import kernels
+    v = kernels.load()["patched-6.12"]
+    assert v.patches == "kernel/patches/6.12"
+    assert kernels.series(v) == names(PATCHES_612 / "series")
+
+
+@pytest.mark.parametrize("series", SERIES)
+def test_each_6_12_cover_letter_names_its_base_and_what_6_1_measured(
+        series):
+    """The 6.12 letters name 6.12's base, and give no figure measured on
+    6.1 as if 6.12 had measured it: each says what is not yet measured on
+    6.12."""
+    text = (PATCHES_612 / series / "0000-cover-letter.patch").read_text()
+    flat = " ".join(text.split())
+    assert "Developer's Certificate of Origin" in flat
+    assert "a person must" in flat
+    assert "v6.12.118" in flat and "6.12.118-1~deb12u1" in flat
+    assert "imported as one commit, which is not published" in flat
+    assert "not yet measured on 6.12" in flat
+    assert "measured on 6.1" in flat
+    assert re.search(r"^base-commit: [0-9a-f]{40}$", text, re.M)
+
+
+@pytest.mark.parametrize("series", SERIES)
+def test_no_6_12_patch_is_marked_for_stable(series):
+    for path in (PATCHES_612 / series).glob("*.patch"):
+        text = path.read_text()
+        assert not re.search(r"^Cc:.*stable", text, re.M | re.I), path.name
+        assert "stable@vger.kernel.org" not in text, path.name
+
+
 @pytest.fixture
 def copy(tmp_path):
     dest = tmp_path / "patches"

@@ -320,8 +320,8 @@ def test_build_script_stops_on_a_bad_variant_with_the_readers_line(tmp_path):
 
 
 def test_missing_series_is_said_before_anything_is_built(tmp_path):
-    """A variant whose patch directory has no series yet (patched-6.12
-    until the series is rebased) stops the build naming the file it
+    """A variant whose patch directory has no series yet (a new base
+    before its series is ported) stops the build naming the file it
     lacks, instead of building the stock tree under its name."""
     path = write(tmp_path, GOOD.replace(
         'config = ["kernel/configs/blkscale.config"]',
