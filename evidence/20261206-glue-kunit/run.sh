@@ -6,7 +6,7 @@ set -euo pipefail
 here=evidence/20261206-glue-kunit
 cd "$(dirname "$0")/../.."
 export BLKSCALE_VARIANTS=$here/variants.toml
-for v in ${KERNELS:-glue-kunit glue-kunit-mainline glue-kunit-v3}; do
+for v in ${KERNELS:-glue-kunit glue-kunit-mainline glue-kunit-v3 glue-kunit-6.12}; do
 	nice -n 19 make --no-print-directory kernel VARIANTS="$v"
 	run=kunit-$v-$(date -u +%Y%m%d-%H%M%S)
 	./blkscale run "$here/smoke-kunit.toml" --accel tcg \
