@@ -109,6 +109,16 @@ def test_an_expected_limit_still_leaves_its_disks_missing():
     assert got["message"] == (
         "4 of 8 disks found (expected limits: bsg refused 1 device from "
         "2:0:0:4 (4 of 8 disks missing))")
+    # the census fails on the missing disks: the reason stays in the
+    # message of the step that failed
+
+    class Failed(Stream):
+        steps = [{"name": "census", "verdict": "failed"}]
+    got = document.outcome(Failed, {"total": 4}, {"total": 8},
+                           limits.unexpected(hits, ("bsg",)), hits)
+    assert got["kind"] == "step-failed"
+    assert got["message"].endswith("(expected limits: bsg refused 1 device "
+                                   "from 2:0:0:4 (4 of 8 disks missing))")
 
 
 def test_the_topology_names_every_subsystem_the_log_can_show():

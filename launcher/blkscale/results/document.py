@@ -231,8 +231,9 @@ def outcome(stream, found, expected, limit_hits=(), explained=()):
     elif found["total"] < expected["total"]:
         status, kind = EXIT_STEP_FAILED, "disks-missing"
         message = f"{found['total']} of {expected['total']} disks found"
-        if explained:
-            message += " (expected limits: " + limits.summary(explained) + ")"
+    if explained and kind in ("step-failed", "disks-missing"):
+        # the census fails the disks an expected limit cost: say why
+        message += " (expected limits: " + limits.summary(explained) + ")"
     return {"status": status, "kind": kind, "message": message}
 
 
