@@ -94,8 +94,10 @@ int kmsg_dump(int fd, FILE *out, struct kmsg_counts *c)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EPIPE) {
-			/* overwritten before we read it; the next read
-			 * gives the oldest record still there */
+			/*
+			 * Overwritten before we read it; the next read
+			 * gives the oldest record still there.
+			 */
 			c->lost++;
 			continue;
 		}
