@@ -21,7 +21,9 @@ from blkscale.paths import REPO
 EVIDENCE = REPO / "evidence" / "20261205-nightly-gates" / \
     "20261205-154211-aa"
 SOURCE = "patched-again"
-BASELINES = REPO / "bench" / "baselines"
+# The baselines these committed runs were judged with, before the night
+# of 2026-12-06 refreshed bench/baselines (147 dynamic char majors, v4).
+BASELINES = REPO / "evidence" / "20261206-night" / "baselines-before"
 SWEEPS = REPO / "bench" / "sweeps"
 # The sweep files as those nights ran them, stock the reference.
 NIGHT_SWEEPS = REPO / "evidence" / "20261205-nightly-gates" / "sweeps"
