@@ -322,11 +322,10 @@ def build(ctx, stream):
     # What the kernel refused for the number of devices (results/limits.py).
     doc["limits"] = limits.attribute(limits.of(stream.logs.get("dmesg")),
                                      expected["total"], found["total"])
-    expected_hits = [h for h in doc["limits"] or ()
-                     if h["subsystem"] in topo.guest.limits_expected
-                     and h.get("disks_missing")]
-    doc["outcome"] = outcome(stream, found, expected, limits.unexpected(
-        doc["limits"], topo.guest.limits_expected), expected_hits)
+    doc["outcome"] = outcome(
+        stream, found, expected,
+        limits.unexpected(doc["limits"], topo.guest.limits_expected),
+        limits.expected_lost(doc["limits"], topo.guest.limits_expected))
     return Results(doc)
 
 

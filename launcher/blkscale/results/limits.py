@@ -103,6 +103,12 @@ def unexpected(hits, expected):
     return [h for h in hits or () if h["subsystem"] not in expected]
 
 
+def expected_lost(hits, expected):
+    """The hits the topology expects that lost disks (attribute())."""
+    return [h for h in hits or () if h["subsystem"] in expected
+            and h.get("disks_missing")]
+
+
 def summary(hits):
     """One line: 'sg refused 32768 devices from 2:0:0:0, ...'."""
     parts = []
