@@ -22,6 +22,12 @@ def add_arguments(parser):
                         help="with --show: the ratios to this variant of the "
                              "sweep instead of its reference (stock-6.12 "
                              "to compare the 6.12 kernels with each other)")
+    parser.add_argument("--continue", dest="continue_run",
+                        action="store_true",
+                        help="make the runs that the interrupted sweep "
+                             "--run-id has not made, into its directory; "
+                             "refused if its sweep, QEMU or kernel images "
+                             "changed since it started")
 
 
 def print_table(run_dir, reference=None):
@@ -67,8 +73,12 @@ def main(args):
                          "(a sweep file's `reference` names it for a new "
                          "sweep)")
     spec = cli.sweep_from_args(args)
+    if args.continue_run and not args.run_id:
+        raise BenchError("command line", "--continue", "needs --run-id: the "
+                         "sweep to continue")
     results, run_id = cli.run_location(args, spec)
-    status, _ = sweep.run(spec, results, run_id, provenance.command_line())
+    start = sweep.continue_run if args.continue_run else sweep.run
+    status, _ = start(spec, results, run_id, provenance.command_line())
     print()
     goals = goals_status(print_table(os.path.join(results, run_id)))
     if status != EXIT_OK:

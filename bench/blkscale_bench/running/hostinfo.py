@@ -9,6 +9,8 @@ from blkscale.hostfacts import host_cpu
 from blkscale.paths import REPO, qemu_binary
 from blkscale.provenance import git_state
 
+from . import continuation
+
 
 def now_iso():
     return datetime.datetime.now(datetime.timezone.utc).isoformat(
@@ -46,4 +48,6 @@ def collect(variants, qemu=None):
         "host_cpu": host_cpu(),
         "host_cpus": os.cpu_count(),
         "kernels": {v: kernel_release(v) for v in variants},
+        # What a sweep continued in a later sitting must still boot.
+        "builds": continuation.fingerprints(variants),
     }

@@ -27,11 +27,12 @@ from .. import repeats
 from ..errors import (EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                       BenchError)
 from ..sweepfile import display
-from . import fanout, hostinfo, launch, order, together, workqueue
+from . import (continuation, fanout, hostinfo, launch, order, together,
+               workqueue)
 from .progress import Progress
 from .signals import forwarding
 
-STAGING = ".launcher"
+STAGING = continuation.STAGING
 LAUNCHER_USAGE = 2
 
 
@@ -166,9 +167,54 @@ def run(sweep, results_dir, run_id, command, stream=None):
         meta["moves"] = []
     manifest = Manifest.start(run_dir, run_id, command, sweep, meta,
                               hostinfo.now_iso())
-    return _execute(sweep, run_dir, manifest, stream, facts,
-                    order.plan(sweep.topologies, sweep.variants,
-                               sweep.repeat))
+    with continuation.holding(run_dir):
+        return _execute(sweep, run_dir, manifest, stream, facts,
+                        order.plan(sweep.topologies, sweep.variants,
+                                   sweep.repeat))
+
+
+def continue_run(sweep, results_dir, run_id, command, stream=None):
+    """Make the runs an interrupted sweep has not made, into its own
+    directory (continuation.py says when it may); returns (exit status,
+    manifest document).  A run that failed in an earlier sitting still
+    fails the sweep."""
+    run_dir = os.path.join(results_dir, run_id)
+    manifest = Manifest.reopen(run_dir)
+    if manifest is None:
+        raise BenchError(run_dir, None, "not a sweep run directory: "
+                         "nothing to continue")
+    qemu = check_qemu(sweep)
+    validate_topologies(sweep)
+    why = continuation.why_not(manifest.doc, sweep,
+                               hostinfo.qemu_version(qemu),
+                               continuation.in_use(run_dir))
+    if why:
+        raise BenchError(manifest_path(run_dir), None,
+                         f"cannot continue: {why}; start a new sweep")
+    with continuation.holding(run_dir):
+        return _continue(sweep, run_dir, manifest, command, stream)
+
+
+def _continue(sweep, run_dir, manifest, command, stream):
+    sittings = manifest.doc.setdefault("sittings", [])
+    continuation.set_aside_stopped(run_dir, manifest.doc, sweep,
+                                   len(sittings) + 2)
+    earlier = [e["exit_status"] for e in manifest.doc["runs"]
+               if not e.get("superseded")]
+    plan = continuation.remaining(manifest.doc, sweep)
+    sittings.append({"continued": hostinfo.now_iso(), "command": command,
+                     "git": hostinfo.git_state(), "runs_made": len(earlier),
+                     "runs_left": len(plan)})
+    manifest.doc["partial_reason"] = None
+    manifest.doc["finished"] = None
+    manifest.resume()
+    print(f"blkscale bench: continuing {manifest.doc['run']}: "
+          f"{len(earlier)} runs "
+          f"made, {len(plan)} to make", file=stream or sys.stderr)
+    status, record = _execute(sweep, run_dir, manifest, stream, None, plan)
+    if status == EXIT_OK and any(earlier):
+        status = EXIT_FAILED
+    return status, record
 
 
 def extend(sweep, run_dir, rounds, stream=None):
