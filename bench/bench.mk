@@ -45,7 +45,7 @@ bench_overrides = \
 	$(if $(BENCH_STAGING),--staging $(BENCH_STAGING)) \
 	$(if $(filter command line environment,$(origin VARIANTS)),--variant '$(VARIANTS)')
 
-.PHONY: bench nightly weekly baseline
+.PHONY: bench nightly guest-tests-kernels weekly baseline
 
 bench: deps kernel initramfs ## Sweep BENCH_SWEEP (topologies x VARIANTS, REPEAT times) into results/, print medians, spreads and ratios; BENCH_HOSTS='uri1 uri2': fan out over libvirt hosts (BENCH_STAGING=volumes: send their files as storage volumes)
 	$(Q)./blkscale bench --sweep $(BENCH_SWEEP) $(bench_overrides)
@@ -57,9 +57,14 @@ NIGHTLY_BLKTESTS_BASES := stock patched stock-6.12 patched-6.12
 # each with its own verdict, recorded in results/nightly-<night>/parts.json:
 # interrupted, `make nightly` continues the newest unfinished night at the
 # part it stopped in.  NIGHT=<id> picks a night; NIGHTLY_PARTS='gated
-# every-disk' runs only those parts.  The debug kernel is for the fuzzing
-# and the glue-directory stress of the guest-tests part.
-nightly: deps kernel initramfs kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on the patched kernel, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
+# every-disk' runs only those parts.  Each part builds the kernels it
+# boots, so that their build time is its own.
+# What the guest-tests part boots, built by the part itself: the debug
+# kernel (fuzzing, glue-directory stress), the blktests flavours and
+# Debian's own kernel (blktests).
+guest-tests-kernels: kernel-debug guest-tools guest-module-debug $(BUILD)/initramfs/debug.cpio $(foreach v,$(NIGHTLY_BLKTESTS_BASES),$(KERNEL_OUT)/$(v)-blktests/bzImage $(BUILD)/initramfs/$(v)-blktests.cpio) $(KERNEL_OUT)/debian/bzImage $(BUILD)/initramfs/debian.cpio ## Build what the nightly's guest-tests part boots (the part runs it first)
+
+nightly: deps kernel initramfs guest-tools ## The nightly by parts, resumable (NIGHT=<id>, NIGHTLY_PARTS='gated every-disk'): gated (NIGHTLY_GATED_SWEEP: the patched kernel beside the one its baseline was measured on, times gating) and every-disk (NIGHTLY_SWEEP, every disk proven) judged against bench/baselines, the boot curve to 20,000 disks with its goals on the patched QEMU (make qemu), 65,536 scsi_debug LUNs on the patched kernel, every declared kernel variant side by side, debug-kernel fuzzing and blktests; parts.json and a table of each part's verdict; exit 0 PASS, 1 REGRESSION, 3 INCONCLUSIVE, 4 parts still to run, 130 interrupted
 	$(Q)./blkscale night $(if $(NIGHT),--night '$(NIGHT)') \
 		$(if $(NIGHTLY_PARTS),--parts '$(NIGHTLY_PARTS)') \
 		--gated-sweep $(NIGHTLY_GATED_SWEEP) \

@@ -87,7 +87,8 @@ def test_the_other_parts_commands():
          False, {}),
         (bench + ["bench/sweeps/multipath-4000.toml", "--run-id",
                   "n-multipath"], True, {})]
-    [(argv, verdict, env)] = _steps("guest-tests")
+    [build, (argv, verdict, env)] = _steps("guest-tests")
+    assert build == (make + ["guest-tests-kernels"], False, {})
     assert argv[:3] == [sys.executable, "-m", "pytest"]
     assert "--junitxml=/night/guest-tests.xml" in argv
     assert argv[-6:] == list(parts.GUEST_TESTS)

@@ -41,6 +41,7 @@ GUEST_TESTS = ("guest-tools/tests/test_fuzz_debug.py",
                "guest-tools/tests/test_blktests_flavour.py",
                "kernel/tests/test_check_series.py")
 GUEST_TESTS_XML = "guest-tests.xml"
+GUEST_TESTS_BUILD = "guest-tests-kernels"
 
 
 @dataclass
@@ -70,8 +71,45 @@ def _make(*targets):
                  *targets], verdict=False)
 
 
-def steps(name, options, run_id, night_dir):
-    """The steps of one part; run_id names the run it makes."""
+def _sweep_file(path):
+    if not os.path.isabs(path) and not os.path.exists(path):
+        path = str(REPO / path)
+    return sweepfile.load(path, metrics.all_names)
+
+
+def bench_sweep(name, options):
+    """A part that runs `blkscale bench`: (its sweep file as given, its
+    --qemu or None, the make targets built first); None for the other
+    parts.  Only these parts can continue an interrupted run."""
+    if name == "bootcurve":
+        return (options.curve_sweep, options.curve_qemu,
+                ["qemu"] if options.curve_qemu == "patched" else [])
+    if name == "kernels":
+        # Built here, so that a variant that cannot be built fails this
+        # part and not the rest.
+        return options.kernels_sweep, None, ["kernel-all", "initramfs-all"]
+    if name == "multipath":
+        # udevd and multipathd need a kernel with CONFIG_NET and
+        # CONFIG_UNIX: the sweep's Debian-config pair, built here.
+        spec = _sweep_file(options.multipath_sweep)
+        return options.multipath_sweep, None, [
+            "kernel", "initramfs", "VARIANTS=" + " ".join(spec.variants)]
+    return None
+
+
+def sweep_spec(name, options):
+    """The sweep of a bench part, its --qemu applied."""
+    path, qemu, _ = bench_sweep(name, options)
+    spec = _sweep_file(path)
+    if qemu is not None:
+        spec.qemu = sweepfile.check_qemu(qemu, "command line", "--qemu",
+                                         os.getcwd())
+    return spec
+
+
+def steps(name, options, run_id, night_dir, continuing=False):
+    """The steps of one part; run_id names the run it makes (continuing:
+    the interrupted run it finishes)."""
     hook = os.environ.get(HOOK)
     if hook:
         return [Step([hook, name, run_id or "-"])]
@@ -89,33 +127,21 @@ def steps(name, options, run_id, night_dir):
     if name == "every-disk":
         return [Step([*blk, "nightly", "--sweep", options.sweep.path,
                       *options.sweep_args, *where])]
-    if name == "bootcurve":
-        build = [_make("qemu")] if options.curve_qemu == "patched" else []
-        return build + [Step([*blk, "bench", "--sweep", options.curve_sweep,
-                              "--qemu", options.curve_qemu, *where])]
     if name == "sim":
         return [Step([*blk, "nightly", "--sweep", options.sim_sweep,
                       *where])]
-    if name == "kernels":
-        # Built here, so that a variant that cannot be built fails this
-        # part and not the rest.
-        return [_make("kernel-all", "initramfs-all"),
-                Step([*blk, "bench", "--sweep", options.kernels_sweep,
-                      *where])]
-    if name == "multipath":
-        # udevd and multipathd need a kernel with CONFIG_NET and
-        # CONFIG_UNIX: the sweep's Debian-config pair, built here.
-        path = options.multipath_sweep
-        if not os.path.isabs(path) and not os.path.exists(path):
-            path = str(REPO / path)
-        spec = sweepfile.load(path, metrics.all_names)
-        return [_make("kernel", "initramfs",
-                      "VARIANTS=" + " ".join(spec.variants)),
-                Step([*blk, "bench", "--sweep", options.multipath_sweep,
-                      *where])]
+    found = bench_sweep(name, options)
+    if found:
+        path, qemu, targets = found
+        return ([_make(*targets)] if targets else []) + [Step(
+            [*blk, "bench", "--sweep", path,
+             *(["--qemu", qemu] if qemu else []), *where,
+             *(["--continue"] if continuing else [])])]
     if name == "guest-tests":
         xml = os.path.join(night_dir, GUEST_TESTS_XML)
-        return [Step([sys.executable, "-m", "pytest", "-q", "-ra", "-p",
+        # The debug kernel and the blktests flavours, built here so that
+        # their build time is the part's.
+        return [_make(GUEST_TESTS_BUILD), Step([sys.executable, "-m", "pytest", "-q", "-ra", "-p",
                       "no:cacheprovider", f"--junitxml={xml}",
                       *GUEST_TESTS], verdict=False,
                      env={"BLKSCALE_NIGHTLY": "1"})]

@@ -21,7 +21,7 @@ import time
 from blkscale.paths import REPO
 
 from ..errors import EXIT_INTERRUPTED, BenchError
-from . import parts, record
+from . import parts, record, resume
 
 # What a sweep's exit status says about the part.
 VERDICT_OF_EXIT = {0: record.PASS, 1: record.REGRESSION,
@@ -116,14 +116,20 @@ def _outcome(code, step, cut, stop):
     return record.DONE, record.PASS if code == 0 else record.REGRESSION
 
 
-def run_part(night, name, part_steps, run_id, stop):
-    """Runs one part; its record is written before and after."""
+def run_part(night, name, part_steps, run_id, stop, continuing=False):
+    """Runs one part; its record is written before and after.
+    continuing: its steps finish the interrupted run_id, so the part's
+    wall time is its earlier sittings' and this one's."""
     part = night.part(name)
+    earlier = (part["wall_s"] or 0) if continuing else 0
     part.update(status=record.RUNNING, verdict=None, exit=None,
                 run_id=run_id, started=record.utc_now(), finished=None,
                 wall_s=None, command=parts.command_text(part_steps))
-    if run_id:
+    if continuing:
+        part["sittings"] = part.get("sittings", 1) + 1
+    elif run_id:
         part["runs"].append(run_id)
+        part.pop("sittings", None)
     night.save()
     start = time.monotonic()
     code, cut, step = EXIT_INTERRUPTED, False, part_steps[0]
@@ -138,7 +144,7 @@ def run_part(night, name, part_steps, run_id, stop):
     part.update(status=status, verdict=verdict,
                 exit=EXIT_INTERRUPTED if cut else code,
                 finished=record.utc_now(),
-                wall_s=round(time.monotonic() - start, 1))
+                wall_s=round(earlier + time.monotonic() - start, 1))
     night.save()
     return status
 
@@ -173,12 +179,19 @@ def sit(night, chosen, options, results, stop, say=print):
             continue
         if stop.signum is not None:
             return name
-        run_id = run_id_for(night, name, results)
-        part_steps = parts.steps(name, options, run_id, directory)
+        run_id, why = resume.why_not(night, name, options, results)
+        continuing = run_id is not None
+        if why:
+            say(f"night {night.night}: {name}: cannot continue {why}; "
+                "starting it again")
+        if not continuing:
+            run_id = run_id_for(night, name, results)
+        part_steps = parts.steps(name, options, run_id, directory,
+                                 continuing)
         say(f"night {night.night}: {name}"
-            + (f" (run {run_id})" if run_id else "") + ": "
-            + parts.command_text(part_steps))
-        if run_part(night, name, part_steps, run_id, stop) == \
+            + (f" ({'continuing ' if continuing else ''}run {run_id})"
+               if run_id else "") + ": " + parts.command_text(part_steps))
+        if run_part(night, name, part_steps, run_id, stop, continuing) == \
                 record.INTERRUPTED:
             return name
     return None
