@@ -5,7 +5,7 @@ import os
 from blkscale import provenance
 from blkscale.figures import bootcurve, clockfloor
 from blkscale.results.manifest import path_in as manifest_path
-from blkscale_bench import bootcurve_table, cli, repeats, table
+from blkscale_bench import bootcurve_table, cli, heldtable, repeats, table
 from blkscale_bench.errors import (EXIT_FAILED, EXIT_INCONCLUSIVE, EXIT_OK,
                                    BenchError)
 from blkscale_bench.judging import nightly
@@ -22,12 +22,26 @@ def add_arguments(parser):
                         help="with --show: the ratios to this variant of the "
                              "sweep instead of its reference (stock-6.12 "
                              "to compare the 6.12 kernels with each other)")
+    parser.add_argument("--held", action="append", metavar="A/B",
+                        help="with --show: register_blkdev of variant A "
+                             "against B at equal numbers of held majors, "
+                             "bucket by bucket (repeatable)")
     parser.add_argument("--continue", dest="continue_run",
                         action="store_true",
                         help="make the runs that the interrupted sweep "
                              "--run-id has not made, into its directory; "
                              "refused if its sweep, QEMU or kernel images "
                              "changed since it started")
+
+
+def print_held(run_dir, pairs):
+    """The held-majors tables of --held, after the sweep's own."""
+    manifest, docs = repeats.load(run_dir)
+    for text in pairs:
+        a, b = heldtable.parse_pair(text)
+        print()
+        for line in heldtable.lines(docs, manifest.variants, a, b):
+            print(line)
 
 
 def print_table(run_dir, reference=None):
@@ -67,7 +81,10 @@ def main(args):
     if args.show:
         # A viewer: its status is not a verdict.
         print_table(args.show, args.reference)
+        print_held(args.show, args.held or [])
         return 0
+    if args.held:
+        raise BenchError("command line", "--held", "only with --show")
     if args.reference:
         raise BenchError("command line", "--reference", "only with --show "
                          "(a sweep file's `reference` names it for a new "
