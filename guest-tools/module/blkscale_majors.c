@@ -31,6 +31,7 @@
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -646,6 +647,23 @@ static long bsm_ioc_clock_empty(void __user *uarg)
 	return ret;
 }
 
+/*
+ * rcu_barrier() waits for call_rcu() callbacks only; kfree_rcu() batches
+ * have their own barrier since 6.12 (Kbuild looks for it).  Without it,
+ * what kfree_rcu() queued may still be pending, and the bits say so.
+ */
+static long bsm_ioc_rcu_barrier(u32 __user *uarg)
+{
+	u32 done = BLKSCALE_BARRIER_RCU;
+
+	rcu_barrier();
+#ifdef BLKSCALE_HAVE_KVFREE_RCU_BARRIER
+	kvfree_rcu_barrier();
+	done |= BLKSCALE_BARRIER_KVFREE_RCU;
+#endif
+	return put_user(done, uarg);
+}
+
 static long bsm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct bsm_file *bf = file->private_data;
@@ -670,6 +688,8 @@ static long bsm_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 		return bsm_ioc_probe_hits(bf, uarg);
 	case BLKSCALE_IOC_CLOCK_EMPTY:
 		return bsm_ioc_clock_empty(uarg);
+	case BLKSCALE_IOC_RCU_BARRIER:
+		return bsm_ioc_rcu_barrier(uarg);
 	default:
 		return -ENOTTY;
 	}

@@ -65,6 +65,13 @@ def test_ci_small(variant, tmp_path):
         "selftest"]
     assert (doc["fio"]["disks"], doc["fio"]["ok"]) == (4, 4)
     assert doc["fio"]["verify"] is True
+    # --rcu-barrier: a barrier before each warm round; 6.1 has no
+    # kvfree_rcu_barrier()
+    majors = doc["majors"]
+    assert majors["config"]["rcu_barrier"] is True
+    assert majors["block"]["rcu_barrier"] == {
+        "done": majors["config"]["rounds"] - 1, "rcu": True,
+        "kvfree_rcu": False}
     # every selftest case ran and passed: a skip hides a missing check
     selftest = doc["selftest"]
     assert selftest["failed"] == 0 and selftest["skipped"] == 0, [

@@ -19,7 +19,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define BLKSCALE_UAPI_VERSION	3
+#define BLKSCALE_UAPI_VERSION	4
 
 /* The misc device, created by devtmpfs as /dev/blkscale_majors. */
 #define BLKSCALE_DEV_NAME	"blkscale_majors"
@@ -143,6 +143,17 @@ struct blkscale_clock_empty {
 	__u64 max;		/* out: largest sample */
 };
 
+/*
+ * BLKSCALE_IOC_RCU_BARRIER: wait until every RCU callback queued so far
+ * has run (rcu_barrier()) and, where the kernel has the call (6.12 and
+ * later), until every kfree_rcu() batch queued so far is freed
+ * (kvfree_rcu_barrier()).  What one round of unregistering freed through
+ * RCU is then free before the next round is timed.  The __u32 receives
+ * the BLKSCALE_BARRIER_* bits of the barriers that ran.
+ */
+#define BLKSCALE_BARRIER_RCU		(1U << 0)
+#define BLKSCALE_BARRIER_KVFREE_RCU	(1U << 1)
+
 #define BLKSCALE_IOC_MAGIC	0xBA
 
 #define BLKSCALE_IOC_VERSION	_IOR(BLKSCALE_IOC_MAGIC, 0, __u32)
@@ -152,5 +163,6 @@ struct blkscale_clock_empty {
 #define BLKSCALE_IOC_CHAR_PROBE	_IOWR(BLKSCALE_IOC_MAGIC, 4, struct blkscale_char_probe)
 #define BLKSCALE_IOC_PROBE_HITS	_IOWR(BLKSCALE_IOC_MAGIC, 5, struct blkscale_probe_hits)
 #define BLKSCALE_IOC_CLOCK_EMPTY _IOWR(BLKSCALE_IOC_MAGIC, 6, struct blkscale_clock_empty)
+#define BLKSCALE_IOC_RCU_BARRIER _IOR(BLKSCALE_IOC_MAGIC, 7, __u32)
 
 #endif /* _BLKSCALE_MAJORS_UAPI_H */

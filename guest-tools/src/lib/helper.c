@@ -181,3 +181,9 @@ int helper_clock_empty(int fd, unsigned int pairs, uint64_t *samples,
 		*max = c.max;
 	return 0;
 }
+
+int helper_rcu_barrier(int fd, uint32_t *done)
+{
+	*done = 0;
+	return xioctl(fd, BLKSCALE_IOC_RCU_BARRIER, done);
+}

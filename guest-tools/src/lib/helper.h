@@ -61,4 +61,7 @@ int helper_probe_hits(int fd, int major, struct blkscale_probe_hits *h);
 int helper_clock_empty(int fd, unsigned int pairs, uint64_t *samples,
 		       uint64_t *min, uint64_t *max);
 
+/* Wait for RCU callbacks; *done gets the BLKSCALE_BARRIER_* that ran. */
+int helper_rcu_barrier(int fd, uint32_t *done);
+
 #endif

@@ -239,6 +239,21 @@ static void lookups_first_round(struct mb *mb, unsigned int held,
 	unregister_to(mb, held, 0, samples, majors, &blk->unreg_cold);
 }
 
+/*
+ * What the last round's unregistering freed through RCU, freed before
+ * the next is timed (--rcu-barrier).
+ */
+static int barrier(struct mb *mb)
+{
+	struct mb_block *blk = &mb->blk;
+	int ret;
+
+	ret = helper_rcu_barrier(mb->fd, &blk->barrier_bits);
+	if (!ret)
+		blk->barriers_done++;
+	return ret;
+}
+
 void mb_block_run(struct mb *mb)
 {
 	struct mb_block *blk = &mb->blk;
@@ -262,6 +277,15 @@ void mb_block_run(struct mb *mb)
 		rounds = sizeof(blk->capacity_per_round) / sizeof(unsigned int);
 
 	for (round = 0; round < rounds; round++) {
+		if (round && mb->cfg.rcu_barrier) {
+			ret = barrier(mb);
+			if (ret) {
+				report_error(&mb->rep,
+					     "round %lu: rcu barrier: %s",
+					     round + 1, errno_name(ret));
+				break;
+			}
+		}
 		/* the first round's cold caches are not what is compared */
 		if (round)
 			ret = register_in_blocks(mb, samples, majors, &res);

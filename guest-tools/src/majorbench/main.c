@@ -71,6 +71,8 @@ static const struct opt options[] = {
 	OPT_NUM("ref-steps", 0, &mb.cfg.ref_steps, "N",
 		"steps of the reference timed beside each block (refloop.h)",
 		1, 100000000),
+	OPT_BOOL("rcu-barrier", 0, &mb.cfg.rcu_barrier,
+		 "wait for RCU callbacks and kfree_rcu() batches before each warm round"),
 	OPT_END,
 };
 

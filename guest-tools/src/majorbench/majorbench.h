@@ -31,6 +31,7 @@ struct mb_config {
 	unsigned long clock_pairs;
 	unsigned long processes;
 	unsigned long ref_steps;
+	bool rcu_barrier;
 };
 
 struct mb_collision {
@@ -46,6 +47,8 @@ struct mb_block {
 	int stop_error;
 	unsigned int capacity_per_round[32];
 	unsigned int rounds_done;
+	unsigned int barriers_done;	/* --rcu-barrier: before warm rounds */
+	uint32_t barrier_bits;		/* BLKSCALE_BARRIER_* of the last */
 	int32_t *majors;			/* first round, in order obtained */
 	struct range *ranges;
 	long nranges;

@@ -41,6 +41,17 @@ static void json_block(struct mb *mb, struct json *j)
 	for (i = 0; i < blk->rounds_done; i++)
 		json_uint(j, NULL, blk->capacity_per_round[i]);
 	json_array_end(j);
+	if (mb->cfg.rcu_barrier) {
+		json_object_begin(j, "rcu_barrier");
+		json_uint(j, "done", blk->barriers_done);
+		json_bool(j, "rcu",
+			  blk->barrier_bits & BLKSCALE_BARRIER_RCU);
+		json_bool(j, "kvfree_rcu",
+			  blk->barrier_bits & BLKSCALE_BARRIER_KVFREE_RCU);
+		json_object_end(j);
+	} else {
+		json_null(j, "rcu_barrier");
+	}
 
 	json_object_begin(j, "majors_obtained");
 	json_uint(j, "count", blk->capacity);
@@ -146,6 +157,7 @@ void mb_print_json(struct mb *mb)
 	json_object_begin(&j, "config");
 	json_uint(&j, "bucket", mb->cfg.bucket);
 	json_uint(&j, "rounds", mb->cfg.rounds);
+	json_bool(&j, "rcu_barrier", mb->cfg.rcu_barrier);
 	json_uint(&j, "limit", mb->cfg.limit);
 	json_string(&j, "lookup_points", mb->cfg.lookup_points);
 	json_uint(&j, "lookup_majors", mb->cfg.lookup_majors);

@@ -409,7 +409,7 @@ static bool valid_cmd(unsigned int cmd)
 	return cmd == BLKSCALE_IOC_VERSION || cmd == BLKSCALE_IOC_REGISTER ||
 	       cmd == BLKSCALE_IOC_UNREGISTER || cmd == BLKSCALE_IOC_BATCH ||
 	       cmd == BLKSCALE_IOC_CHAR_PROBE || cmd == BLKSCALE_IOC_PROBE_HITS ||
-	       cmd == BLKSCALE_IOC_CLOCK_EMPTY;
+	       cmd == BLKSCALE_IOC_CLOCK_EMPTY || cmd == BLKSCALE_IOC_RCU_BARRIER;
 }
 
 /* Random bytes behind a pointer of a random kind. */

@@ -66,6 +66,8 @@ static const struct st_test tests[] = {
 	  t_procdev_churn },
 	{ "clock-empty", "empty regions timed in the kernel, bad requests",
 	  t_clock_empty },
+	{ "rcu-barrier", "RCU callbacks and kfree_rcu() batches waited for",
+	  t_rcu_barrier },
 	{ "compat", "the i386 build through compat_ioctl", t_compat },
 };
 #define NTESTS (ARRAY_SIZE(tests))

@@ -108,6 +108,7 @@ void t_concurrency(struct st_ctx *ctx, struct st_result *r);
 void t_leak(struct st_ctx *ctx, struct st_result *r);
 void t_reserved_fields(struct st_ctx *ctx, struct st_result *r);
 void t_clock_empty(struct st_ctx *ctx, struct st_result *r);
+void t_rcu_barrier(struct st_ctx *ctx, struct st_result *r);
 void t_compat(struct st_ctx *ctx, struct st_result *r);
 void t_first_dynamic(struct st_ctx *ctx, struct st_result *r);
 void t_procdev_resume(struct st_ctx *ctx, struct st_result *r);
