@@ -71,3 +71,20 @@ def test_bad_pairs_are_refused():
         heldtable.parse_pair("patched")
     with pytest.raises(BenchError, match="'canary' is not a variant"):
         heldtable.lines(_docs(), ["stock", "flat"], "canary", "stock")
+
+
+def test_show_held_over_the_chosen_topologies(bench_env):
+    sweep = bench_env.write_sweep("held", ["small", "big"], "repeat = 2\n")
+    assert bench_env.run("bench", sweep=sweep).returncode == 0
+    run = str(bench_env.results / "r1")
+    out = bench_env.run_plain("bench", "--show", run, "--held",
+                              "patched/stock")
+    assert out.returncode == 0, out.stderr
+    assert "patched / stock (4 run pairs" in out.stdout
+    out = bench_env.run_plain("bench", "--show", run, "--held",
+                              "patched/stock", "--topology", "small")
+    assert "patched / stock (2 run pairs" in out.stdout
+    out = bench_env.run_plain("bench", "--show", run, "--held",
+                              "patched/stock", "--topology", "nope")
+    assert out.returncode == 2
+    assert "--topology: nope: not a topology of" in out.stderr

@@ -25,7 +25,8 @@ def add_arguments(parser):
     parser.add_argument("--held", action="append", metavar="A/B",
                         help="with --show: register_blkdev of variant A "
                              "against B at equal numbers of held majors, "
-                             "bucket by bucket (repeatable)")
+                             "bucket by bucket (repeatable), over the runs "
+                             "of --topology if given, else of all")
     parser.add_argument("--continue", dest="continue_run",
                         action="store_true",
                         help="make the runs that the interrupted sweep "
@@ -34,9 +35,19 @@ def add_arguments(parser):
                              "changed since it started")
 
 
-def print_held(run_dir, pairs):
-    """The held-majors tables of --held, after the sweep's own."""
+def print_held(run_dir, pairs, topologies=None):
+    """The held-majors tables of --held, after the sweep's own; over the
+    runs of `topologies` (names) only, when given."""
     manifest, docs = repeats.load(run_dir)
+    if topologies:
+        names = {os.path.splitext(os.path.basename(t))[0]
+                 for t in topologies}
+        unknown = names - {topo for topo, _ in docs}
+        if unknown:
+            raise BenchError("command line", "--topology",
+                             f"{', '.join(sorted(unknown))}: not a "
+                             f"topology of {run_dir}")
+        docs = {k: v for k, v in docs.items() if k[0] in names}
     for text in pairs:
         a, b = heldtable.parse_pair(text)
         print()
@@ -81,7 +92,8 @@ def main(args):
     if args.show:
         # A viewer: its status is not a verdict.
         print_table(args.show, args.reference)
-        print_held(args.show, args.held or [])
+        print_held(args.show, args.held or [],
+                   [w for t in args.topology or [] for w in t.split()])
         return 0
     if args.held:
         raise BenchError("command line", "--held", "only with --show")
