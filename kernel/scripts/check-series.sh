@@ -78,6 +78,9 @@ SERIES_BASE=$VARIANT_BASE_VERSION
 SERIES_PATCHES=$TOP/$VARIANT_PATCHES
 LINUX_GIT=$(base_git "$SERIES_BASE")
 PATCHES=${CHECK_SERIES_PATCHES:-$SERIES_PATCHES}
+# The checks run in other directories: a relative path is the caller's.
+[ -d "$PATCHES" ] || die "CHECK_SERIES_PATCHES=$PATCHES: not a directory"
+PATCHES=$(cd "$PATCHES" && pwd)
 DO_BUILD=${CHECK_SERIES_BUILD:-1}
 DO_BOOT=${CHECK_SERIES_BOOT:-1}
 [ "$DO_BUILD" = 1 ] || DO_BOOT=0
