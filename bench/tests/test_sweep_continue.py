@@ -171,3 +171,14 @@ def test_a_sweep_cut_off_outright_is_continued_once_nothing_runs_it(
     assert m["status"] == "complete"
     assert len([r for r in m["runs"] if not r.get("superseded")]) == 4
     assert (run_dir / "stopped" / "2" / "small" / "patched" / "2").is_dir()
+
+
+def test_refused_when_qemu_changed(bench_env):
+    sweep = _sweep(bench_env)
+    _stopped_in_repeat_2(bench_env, sweep)
+    qemu = bench_env.tmp / "qemu"
+    qemu.write_text("#!/bin/sh\necho 'QEMU emulator version 8.0.0'\n")
+    out = bench_env.run("bench", "--continue", sweep=sweep)
+    assert out.returncode == 2
+    assert "it ran on 'QEMU emulator version 7.2.99', now " \
+        "'QEMU emulator version 8.0.0'" in out.stderr

@@ -141,7 +141,8 @@ def steps(name, options, run_id, night_dir, continuing=False):
         xml = os.path.join(night_dir, GUEST_TESTS_XML)
         # The debug kernel and the blktests flavours, built here so that
         # their build time is the part's.
-        return [_make(GUEST_TESTS_BUILD), Step([sys.executable, "-m", "pytest", "-q", "-ra", "-p",
+        return [_make(GUEST_TESTS_BUILD),
+                Step([sys.executable, "-m", "pytest", "-q", "-ra", "-p",
                       "no:cacheprovider", f"--junitxml={xml}",
                       *GUEST_TESTS], verdict=False,
                      env={"BLKSCALE_NIGHTLY": "1"})]

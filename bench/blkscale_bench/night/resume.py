@@ -47,7 +47,7 @@ def why_not(night, name, options, results):
         return None, f"{run_id} made no run"
     try:
         spec = parts.sweep_spec(name, options)
-        qemu = hostinfo.qemu_version(check_qemu(spec))
+        qemu = hostinfo.qemu_facts(check_qemu(spec))
     except BenchError as e:
         return None, str(e)
     why = continuation.why_not(doc.to_json(), spec, qemu,

@@ -127,11 +127,12 @@ def _build_changed(doc, variants):
     return None
 
 
-def why_not(doc, sweep, qemu_version, running):
+def why_not(doc, sweep, qemu, running):
     """Why the sweep of the manifest document `doc` cannot be continued
-    as `sweep` with the QEMU that reports qemu_version, or None if it
-    can: stopped by a signal, or found `running` with nothing running it
-    (running: in_use() of its directory), a sitting cut off outright."""
+    as `sweep` with the QEMU that hostinfo.qemu_facts() describes as
+    `qemu`, or None if it can: stopped by a signal, or found `running`
+    with nothing running it (running: in_use() of its directory), a
+    sitting cut off outright."""
     status = doc.get("status")
     reason = doc.get("partial_reason") or ""
     if status == "complete":
@@ -150,9 +151,13 @@ def why_not(doc, sweep, qemu_version, running):
     if differs:
         field, then, now = differs
         return f"its sweep's {field} was {then!r}, now {now!r}"
-    if doc.get("qemu_version") != qemu_version:
-        return (f"it ran on {doc.get('qemu_version')!r}, now "
-                f"{qemu_version!r}")
+    for key, value in qemu.items():
+        if doc.get(key) != value:
+            then = doc.get(key)
+            if key == "qemu":
+                return ("its QEMU binary, or that binary's patches, is not "
+                        "the one it started with")
+            return f"it ran on {then!r}, now {value!r}"
     return _build_changed(doc, sweep.variants)
 
 

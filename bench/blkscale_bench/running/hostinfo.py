@@ -38,13 +38,20 @@ def kernel_release(variant):
         return None
 
 
+def qemu_facts(qemu=None):
+    """What a manifest says of the QEMU its runs start: `qemu_version`,
+    and `qemu` (binary.shown(), its patches too) when the sweep chose
+    the binary."""
+    return {"qemu_version": qemu_version(qemu),
+            "qemu": binary.shown(qemu) if qemu else None}
+
+
 def collect(variants, qemu=None):
     """qemu: the binary every run starts, None when each topology
     chooses its own (`qemu` is then null: see each run's)."""
     return {
         "git": git_state(),
-        "qemu_version": qemu_version(qemu),
-        "qemu": binary.shown(qemu) if qemu else None,
+        **qemu_facts(qemu),
         "host_cpu": host_cpu(),
         "host_cpus": os.cpu_count(),
         "kernels": {v: kernel_release(v) for v in variants},

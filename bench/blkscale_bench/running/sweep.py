@@ -186,7 +186,7 @@ def continue_run(sweep, results_dir, run_id, command, stream=None):
     qemu = check_qemu(sweep)
     validate_topologies(sweep)
     why = continuation.why_not(manifest.doc, sweep,
-                               hostinfo.qemu_version(qemu),
+                               hostinfo.qemu_facts(qemu),
                                continuation.in_use(run_dir))
     if why:
         raise BenchError(manifest_path(run_dir), None,
