@@ -14,7 +14,7 @@ its spread; then every common bucket's ratio pooled per pair as their
 geometric mean.
 """
 
-import math
+from scipy import stats as sps
 
 from blkscale.figures import stats
 
@@ -68,10 +68,10 @@ def compare(docs, a, b):
                      stats.paired_ratio(va, vb)))
     pooled = {}
     for p in pairs:
-        logs = [math.log(ca[p][k] / cb[p][k]) for k in common[p]
-                if ca[p][k] and cb[p][k]]
-        if logs:
-            pooled[p] = math.exp(sum(logs) / len(logs))
+        ratios = [ca[p][k] / cb[p][k] for k in common[p]
+                  if ca[p][k] and cb[p][k]]
+        if ratios:
+            pooled[p] = float(sps.gmean(ratios))
     return rows, stats.Summary.of(pooled)
 
 

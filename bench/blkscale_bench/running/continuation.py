@@ -20,7 +20,7 @@ import shutil
 from datetime import datetime
 
 from blkscale.paths import initramfs, kernel_dir
-from blkscale.results.manifest import STOPPED
+from blkscale.results.manifest import STOPPED, set_aside
 
 from . import order
 
@@ -187,14 +187,10 @@ def set_aside_stopped(run_dir, doc, sweep, sitting):
     for entry in doc.get("runs") or []:
         if entry.get("superseded") or entry.get("outcome") not in STOPPED:
             continue
-        entry["superseded"] = True
-        entry["superseded_why"] = "stopped by a signal; made again when " \
-            "the sweep continued"
-        _move(run_dir, os.path.dirname(entry["launcher_log"]),
-              f"{aside}/{os.path.dirname(entry['launcher_log'])}")
-        for key in ("results", "console", "launcher_log"):
-            if entry.get(key):
-                entry[key] = f"{aside}/{entry[key]}"
+        rel = os.path.dirname(entry["launcher_log"])
+        _move(run_dir, rel, f"{aside}/{rel}")
+        set_aside(entry, aside, "stopped by a signal; made again when the "
+                  "sweep continued")
     for planned in remaining(doc, sweep):
         rel = order.out_rel(planned.topology.name, planned.variant,
                             planned.repeat, sweep.repeat)

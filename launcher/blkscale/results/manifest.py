@@ -233,10 +233,7 @@ class Manifest:
         for run in self.doc["runs"]:
             if run.get("unit") != unit or run.get("attempt") != attempt:
                 continue
-            run["superseded"] = True
-            for key in ("results", "console", "launcher_log"):
-                if run.get(key):
-                    run[key] = f"{moved_to}/{run[key]}"
+            set_aside(run, moved_to)
         self.save()
 
     def finish(self, finished, reason=None):
@@ -253,6 +250,21 @@ def _requested(qemu):
     if qemu is None or not os.path.isabs(qemu):
         return qemu
     return binary.display(qemu)
+
+
+# The files of a run, relative to the sweep's directory.
+RUN_FILES = ("results", "console", "launcher_log")
+
+
+def set_aside(entry, moved_to, why=None):
+    """A run that no longer counts: marked superseded (with why), its
+    files' paths under moved_to, where the caller moved them."""
+    entry["superseded"] = True
+    if why:
+        entry["superseded_why"] = why
+    for key in RUN_FILES:
+        if entry.get(key):
+            entry[key] = f"{moved_to}/{entry[key]}"
 
 
 # Outcomes of a run that a signal stopped.
