@@ -30,23 +30,27 @@ def _append(argv):
     return argv[argv.index("-append") + 1]
 
 
+# Every command line has the NMI words (machine/guest.py, NMI_ARGS).
+NMI = "unknown_nmi_panic panic_print=0x40"
+
+
 @pytest.mark.parametrize("fields,accel,cmdline", [
     ({}, "tcg", "console=ttyS0 loglevel=5 log_buf_len=1M panic=-1 "
-     "rdinit=/init tsc=reliable"),
+     f"rdinit=/init {NMI} tsc=reliable"),
     ({}, "kvm", "console=ttyS0 loglevel=5 log_buf_len=1M panic=-1 "
-     "rdinit=/init"),
+     f"rdinit=/init {NMI}"),
     ({"console": "virtio"}, "tcg", "earlycon=uart8250,io,0x3f8,"
-     "115200 console=hvc0 panic=-1 rdinit=/init tsc=reliable"),
+     f"115200 console=hvc0 panic=-1 rdinit=/init {NMI} tsc=reliable"),
     ({"clocksource": "kernel", "console": "serial"}, "tcg",
-     "console=ttyS0 panic=-1 rdinit=/init"),
+     f"console=ttyS0 panic=-1 rdinit=/init {NMI}"),
     ({"clocksource": "hpet", "cmdline": "loglevel=7", "console": "virtio"},
      "kvm", "earlycon=uart8250,io,0x3f8,115200 console=hvc0 "
-     "panic=-1 rdinit=/init clocksource=hpet loglevel=7"),
+     f"panic=-1 rdinit=/init {NMI} clocksource=hpet loglevel=7"),
     ({"clocksource": "tsc", "console": "serial"}, "kvm",
-     "console=ttyS0 panic=-1 rdinit=/init tsc=reliable"),
+     f"console=ttyS0 panic=-1 rdinit=/init {NMI} tsc=reliable"),
     ({"clocksource": "kernel", "cmdline": "clocksource=acpi_pm",
       "console": "serial"}, "tcg",
-     "console=ttyS0 panic=-1 rdinit=/init clocksource=acpi_pm"),
+     f"console=ttyS0 panic=-1 rdinit=/init {NMI} clocksource=acpi_pm"),
 ])
 def test_cmdline(fields, accel, cmdline, tmp_path):
     """Both backends boot the guest with this command line (libvirt's
@@ -89,7 +93,7 @@ def test_serial_console_argv_is_the_old_one(tmp_path):
     argv = qargv.build_argv(_planned(tmp_path, console="serial",
                                      clocksource="kernel"),
                             FILES, "stock", "tcg", "q")
-    assert _append(argv) == guest.BASE_CMDLINE
+    assert _append(argv) == f"{guest.BASE_CMDLINE} {guest.NMI_ARGS}"
     assert argv[argv.index("-serial") + 1] == "chardev:console"
     assert not [a for a in argv if "virtconsole" in a or "id=serial" in a]
 

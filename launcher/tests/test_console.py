@@ -1,6 +1,7 @@
 """Console lines as guest 6.1 prints them: disk counts, init, panic."""
 
-from blkscale.guestlink.console import ConsoleWatcher
+from blkscale.guestlink.console import (PANIC_AFTER, PANIC_BEFORE,
+                                        ConsoleWatcher)
 
 # Taken from the console of a real ci-small boot (stock 6.1.192).
 BOOT = b"""\
@@ -50,9 +51,49 @@ def test_panic_and_tail():
            b"Unable to mount root fs\n[ 1.3] no newline yet")
     assert w.panic == ("[ 1.2] Kernel panic - not syncing: VFS: Unable to "
                        "mount root fs")
+    # the tail's lines up to the panic line, then what follows it
     assert w.tail().splitlines() == [
-        "[ 1.1] b", "[ 1.2] Kernel panic - not syncing: VFS: Unable to mount "
-        "root fs", "[ 1.3] no newline yet"]
+        "[ 1.0] a", "[ 1.1] b", "[ 1.2] Kernel panic - not syncing: VFS: "
+        "Unable to mount root fs", "[ 1.3] no newline yet"]
+
+
+def test_a_panic_tail_keeps_its_cause():
+    """After the panic line the kernel prints every other CPU's stack
+    (panic_print=0x40): the tail keeps what led to the panic and only the
+    first lines after it."""
+    w = ConsoleWatcher(tail_lines=40)
+    w.feed(b"".join(b"[ 1.%d] before %d\n" % (i, i) for i in range(30)))
+    w.feed(b"[ 2.0] sysrq: Trigger a crash\n"
+           b"[ 2.1] Kernel panic - not syncing: sysrq triggered crash\n")
+    w.feed(b"".join(b"[ 3.%d] other CPU %d\n" % (i, i) for i in range(60)))
+    lines = w.tail().splitlines()
+    assert len(lines) == PANIC_BEFORE + PANIC_AFTER
+    panic = lines.index("[ 2.1] Kernel panic - not syncing: sysrq "
+                        "triggered crash")
+    assert panic == PANIC_BEFORE - 1
+    assert lines[panic - 1] == "[ 2.0] sysrq: Trigger a crash"
+    assert lines[-1] == "[ 3.%d] other CPU %d" % (PANIC_AFTER - 1,
+                                                   PANIC_AFTER - 1)
+
+
+def test_the_kernels_answer_to_an_nmi():
+    """Where the first CPU that dumped its state after an NMI was: its
+    task line (6.1's, and 6.12's with UID) and its first registers."""
+    for task in (b"CPU: 0 PID: 83 Comm: dd Not tainted 6.1.192 #3",
+                 b"CPU: 0 UID: 0 PID: 83 Comm: dd Not tainted 6.12.1 #1"):
+        w = ConsoleWatcher()
+        w.feed(b"[ 8.1] RIP: 0010:before_the_nmi+0x1/0x2\n"
+               b"[ 8.2] Uhhuh. NMI received for unknown reason 21 on CPU 0.\n"
+               b"[ 8.3] Kernel panic - not syncing: NMI: Not continuing\n"
+               b"[ 8.4] NMI backtrace for cpu 0\n[ 8.5] " + task + b"\n"
+               b"[ 8.6] RIP: 0010:clear_user_rep_good+0xe/0x30\n"
+               b"[ 8.7] CPU: 1 PID: 0 Comm: swapper/1\n"
+               b"[ 8.8] RIP: 0010:default_idle+0x1/0x2\n")
+        assert w.nmi_seen
+        assert w.nmi_where == "CPU 0 (dd) in clear_user_rep_good+0xe/0x30"
+    quiet = ConsoleWatcher()
+    quiet.feed(b"[ 1.0] CPU: 0 PID: 1 Comm: sh\n[ 1.1] RIP: 0010:f+0x1/0x2\n")
+    assert (quiet.nmi_seen, quiet.nmi_where) == (False, None)
 
 
 def test_a_long_step_says_how_far_it_is():

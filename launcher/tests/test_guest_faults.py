@@ -108,6 +108,32 @@ def test_fault(mode, status, kind, message, console, built, tmp_path):
                       r"controllers read, 0 in trouble", out.stderr)
         assert m and int(m.group(1)) >= 5, out.stderr
         assert "; virtio " not in out.stdout
+        # a guest that waits is not sent an NMI
+        assert "NMI" not in out.stdout + out.stderr
+
+
+def test_a_busy_hang_gets_the_guests_own_backtrace(built, tmp_path):
+    """A guest silent while a vCPU runs in its kernel (fault spin: dd from
+    /dev/zero to /dev/null) is a loop: the launcher sends an NMI, the
+    kernel (unknown_nmi_panic) prints where its CPUs were, and the
+    message names the function the first dump found.  Still a hang, with
+    everything cleaned up."""
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    topo = smoke_with_fault(tmp_path, "spin", hang_s=5)
+    out = run_cli("run", topo, "--variant", VARIANT, "--accel", "tcg",
+                  "--run-id", "r", "--results-dir", results, "--quiet",
+                  env={"TMPDIR": str(tmp)}, timeout=300)
+    assert_failed_cleanly(out, tmp, results, 4, "hang",
+                          "no console or results output for "
+                          "timeouts.hang_s = 5 s (phase fault)")
+    m = re.search(r"; at an NMI, CPU (\d) \((\S+)\) in (\S+)", out.stdout)
+    assert m, out.stdout + out.stderr
+    assert "NMI: the guest's kernel answered: CPU " in out.stderr
+    console = (results / "r" / VARIANT / "console.log").read_text()
+    assert "NMI received for unknown reason" in console
+    assert "Kernel panic - not syncing: NMI: Not continuing" in console
 
 
 def test_qemu_killed_mid_boot(built, tmp_path):

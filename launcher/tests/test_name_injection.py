@@ -34,7 +34,8 @@ from launchertest import all_files, fake_runs, need_built, run_cli
 HOSTILE = ["a,b=c", "x</disk>", "$(id)", ";", "a\nb"]
 BASE = guest.BASE_CMDLINE
 # The launcher's own words end the same way whatever the console.
-BASE_END = "panic=-1 rdinit=/init tsc=reliable"
+BASE_END = ("panic=-1 rdinit=/init unknown_nmi_panic panic_print=0x40 "
+            "tsc=reliable")
 DISKS = """
 [[virtio_blk]]
 id = "data"

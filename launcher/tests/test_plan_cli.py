@@ -30,6 +30,7 @@ def test_plan_json():
     # as QEMU started directly boots it under TCG
     assert plan["guest"]["cmdline"] == (
         "console=ttyS0 loglevel=5 log_buf_len=1M panic=-1 rdinit=/init "
+        "unknown_nmi_panic panic_print=0x40 "
         "tsc=reliable")
     assert (plan["guest"]["clocksource"], plan["guest"]["console"]) == (
         "auto", "auto")

@@ -176,11 +176,13 @@ def test_results_keep_the_shares_and_the_busiest_functions(tmp_path):
 
 def test_snapshot_of_a_stuck_guest_names_each_vcpu(tmp_path):
     """A hang report: vCPU 0 in a kernel function with its callers,
-    vCPU 1 halted, once per sample; a refused read is counted, not raised."""
+    vCPU 1 halted, once per sample; a refused read is counted, not raised.
+    A vCPU running (vCPU 0) makes the guest busy."""
     path = tmp_path / "System.map"
     path.write_text(SYSTEM_MAP)
-    lines = snapshot(lambda c, cpu: REGS if c.startswith("info") else STACK,
-                     path, samples=2, gap_s=0.0)
+    lines, busy = snapshot(
+        lambda c, cpu: REGS if c.startswith("info") else STACK,
+        path, samples=2, gap_s=0.0)
     assert lines == [
         "+0.0 s vCPU 0: in pci_conf1_read <- acpi_ps_parse_loop "
         "<- virtio_pci_driver_init",
@@ -188,8 +190,36 @@ def test_snapshot_of_a_stuck_guest_names_each_vcpu(tmp_path):
         "+0.0 s vCPU 0: in pci_conf1_read <- acpi_ps_parse_loop "
         "<- virtio_pci_driver_init",
         "+0.0 s vCPU 1: halted (idle: waiting for an interrupt)"]
+    assert busy is True
 
     def refused(c, cpu):
         raise QmpError("QEMU is gone")
-    assert snapshot(refused, path, samples=2, gap_s=0.0) == [
-        "2 of 2 samples could not be read"]
+    assert snapshot(refused, path, samples=2, gap_s=0.0) == (
+        ["2 of 2 samples could not be read"], False)
+
+
+def test_snapshot_of_an_idle_guest_is_not_busy(tmp_path):
+    """Every vCPU halted in its last sample: a guest waiting for an
+    interrupt, not one running somewhere."""
+    path = tmp_path / "System.map"
+    path.write_text(SYSTEM_MAP)
+    halted = REGS.replace("CPL=0 II=0 A20=1 SMM=0 HLT=0",
+                          "CPL=0 II=0 A20=1 SMM=0 HLT=1")
+    assert halted != REGS
+    lines, busy = snapshot(lambda c, cpu: halted, path, samples=1,
+                           gap_s=0.0)
+    assert busy is False and len(lines) == 2
+
+
+def test_snapshot_outside_the_text_gives_the_address(tmp_path):
+    """A vCPU running where System.map names nothing (a module, or a
+    kernel whose symbols blkscale lacks) is given by its RIP, so that
+    the same address in every sample shows a loop."""
+    path = tmp_path / "System.map"
+    path.write_text(SYSTEM_MAP)
+    module = REGS.replace("RIP=ffffffff81003010", "RIP=ffffffffc0a01234")
+    lines, busy = snapshot(lambda c, cpu: module, path, samples=1,
+                           gap_s=0.0)
+    assert lines[0] == ("+0.0 s vCPU 0: outside the kernel's text "
+                        "(firmware or a module) at 0xffffffffc0a01234")
+    assert busy is True

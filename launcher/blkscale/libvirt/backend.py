@@ -9,7 +9,7 @@ domain_xml.py, staging.py and domain.py.
 
 from .. import paths
 from ..errors import TopologyError, UsageError
-from ..machine.backend import Accelerator
+from ..machine.backend import Accelerator, VcpuSnapshot
 from ..machine.files import RunFiles
 from . import domain, domain_xml, hostcheck, staging, uri as uri_form
 
@@ -189,7 +189,11 @@ class LibvirtBackend:
 
     def vcpu_snapshot(self, machine, variant):
         """libvirt keeps the monitor: no registers to read."""
-        return []
+        return VcpuSnapshot([])
+
+    def ask_backtrace(self, machine):
+        """No vCPU is known to be running (nothing was read): no NMI."""
+        return False
 
 
 def _duration(seconds):

@@ -50,10 +50,23 @@ class Starter(Protocol):
     def profiler(self, variant, interval_s):
         """The guest profiler of --profile, if the backend has one."""
 
-    def vcpu_snapshot(self, machine, variant) -> list:
+    def vcpu_snapshot(self, machine, variant) -> "VcpuSnapshot":
         """Lines saying where each vCPU of a machine about to be stopped
         as hung is (halted, or the kernel functions on its stack); none
         where the backend cannot read its registers."""
+
+    def ask_backtrace(self, machine) -> bool:
+        """Send the guest an NMI, on which its kernel prints where its
+        CPUs are and panics (machine/guest.py, NMI_ARGS); False where the
+        backend cannot."""
+
+
+@dataclass(frozen=True)
+class VcpuSnapshot:
+    """What vcpu_snapshot() found: the lines of a hang report, and whether
+    a vCPU was running (not halted) when last read."""
+    lines: list
+    busy: bool = False
 
 
 class Backend(Protocol):

@@ -21,6 +21,11 @@ QUIET_LOGLEVEL = 5
 LOG_KIB_PER_DISK = 1
 LOG_BUF_MIN = 1 << 20
 LOG_BUF_MAX = 256 << 20
+# A guest stopped as hung while a vCPU runs gets an NMI from the launcher
+# (session/backtrace.py): unknown_nmi_panic makes the kernel panic on it,
+# printing where the CPU was, and panic_print=0x40 asks every other CPU
+# for its backtrace too.  Nothing else sends a guest an NMI.
+NMI_ARGS = "unknown_nmi_panic panic_print=0x40"
 # What each guest.clocksource adds to the command line.
 CLOCK_ARGS = {"tsc": "tsc=reliable", "hpet": "clocksource=hpet",
               "kernel": ""}
@@ -81,7 +86,7 @@ def kernel_cmdline(topo, accel="tcg", variant=None):
     elif kind == "quiet":
         base = (f"console=ttyS0 loglevel={QUIET_LOGLEVEL} log_buf_len="
                 f"{log_buf_len(topo) >> 20}M panic=-1 rdinit=/init")
-    words = [base, CLOCK_ARGS[clock_kind(topo, accel)],
+    words = [base, NMI_ARGS, CLOCK_ARGS[clock_kind(topo, accel)],
              topo.guest.cmdline.strip(),
              kernels.cmdline_of(variant) if variant else ""]
     return " ".join(w for w in words if w)

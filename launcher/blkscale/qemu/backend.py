@@ -11,7 +11,7 @@ from .. import paths
 from .. import qemubinary as binary
 from ..errors import UsageError
 from ..hostfacts import host_cpu
-from ..machine.backend import Accelerator
+from ..machine.backend import Accelerator, VcpuSnapshot
 from ..machine.files import RunFiles
 from . import accel as accel_mod
 from . import argv as qargv
@@ -114,11 +114,12 @@ class QemuBackend:
         the virtqueues in trouble (virtqueues.py).  A
         diagnosis must not turn a hang into another error: a monitor that
         does not answer as QEMU's does gives one line saying so."""
-        lines = []
+        lines, busy = [], False
         try:
             system_map = paths.kernel_dir(variant) / "System.map"
             if system_map.is_file():
-                lines += profiler_mod.snapshot(machine.hmp, system_map)
+                found, busy = profiler_mod.snapshot(machine.hmp, system_map)
+                lines += found
         except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
             lines.append(f"the vCPUs could not be read: {e}")
         # Whether a device owes the halted guest an interrupt.
@@ -126,7 +127,12 @@ class QemuBackend:
             lines += virtqueues.snapshot(machine.qmp, machine.hmp)
         except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
             lines.append(f"virtio: the queues could not be read: {e}")
-        return lines
+        return VcpuSnapshot(lines, busy)
+
+    def ask_backtrace(self, machine):
+        """QMP inject-nmi: an NMI to every vCPU."""
+        machine.qmp("inject-nmi")
+        return True
 
 
 def _binary(flag, topo):

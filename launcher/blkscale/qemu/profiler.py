@@ -142,8 +142,10 @@ class GuestProfiler:
                     self.samples.append((t, phase, cpu, "user", None, ()))
                     continue
                 if self.symbols.name(rip) is None:
-                    # Firmware, module text (not in System.map), or data.
-                    self.samples.append((t, phase, cpu, "other", None, ()))
+                    # Firmware, module text (not in System.map), or data:
+                    # its address, which a person can look up.
+                    self.samples.append((t, phase, cpu, "other",
+                                         f"{rip:#x}", ()))
                     continue
                 dump = hmp(f"x /{STACK_WORDS}gx 0x{rsp:x}", cpu)
                 chain = []
@@ -257,8 +259,9 @@ SNAPSHOT_CHAIN = 8
 
 def snapshot(hmp, system_map, samples=SNAPSHOT_SAMPLES, gap_s=SNAPSHOT_GAP_S):
     """Where each vCPU is, a few samples apart: for a guest about to be
-    stopped as hung, the line that tells a lost wakeup (every vCPU halted)
-    from a loop (the same function every time) and names the function."""
+    stopped as hung, the lines that tell a lost wakeup (every vCPU halted)
+    from a loop (the same function every time) and name the function;
+    and whether a vCPU was running (not halted) in the last sample."""
     prof = GuestProfiler(system_map, gap_s)
     for i in range(samples):
         if i:
@@ -271,7 +274,12 @@ def snapshot(hmp, system_map, samples=SNAPSHOT_SAMPLES, gap_s=SNAPSHOT_GAP_S):
             where = f"in {own}" + "".join(f" <- {c}" for c in callers)
         else:
             where = _STATE_TEXT.get(state, state)
+            if own:
+                where += f" at {own}"
         lines.append(f"+{t:.1f} s vCPU {cpu}: {where}")
     if prof.errors:
         lines.append(f"{prof.errors} of {samples} samples could not be read")
-    return lines
+    last = {}
+    for t, _, cpu, state, _, _ in prof.samples:
+        last[cpu] = state
+    return lines, any(state != "idle" for state in last.values())

@@ -30,6 +30,7 @@ from ..machine.errors import (ChannelBroken, GuestHang, GuestPanic,
 from ..machine.files import RunFiles
 from ..qemu.pathevents import PathEvents
 from ..results import document, runresults, runsummary, udevfigures
+from . import backtrace
 
 POLL_S = 0.2
 # sockaddr_un.sun_path, less the terminating NUL.
@@ -206,16 +207,16 @@ def _watch(machine, files, timeouts, watcher, parser, ctx, opts, label):
             if parser.phase is None and elapsed > timeouts.boot_s:
                 raise _stuck(GuestTimeout, "the guest did not reach /init "
                              f"within timeouts.boot_s = {timeouts.boot_s} s",
-                             machine, watcher, ctx, opts)
+                             machine, watcher, ctx, opts, drain)
             if elapsed > timeouts.run_s:
                 raise _stuck(GuestTimeout, "the run took longer than "
                              f"timeouts.run_s = {timeouts.run_s} s",
-                             machine, watcher, ctx, opts)
+                             machine, watcher, ctx, opts, drain)
             if now - last_activity > timeouts.hang_s:
                 raise _stuck(GuestHang, "no console or results output for "
                              f"timeouts.hang_s = {timeouts.hang_s} s "
                              f"(phase {parser.phase or 'kernel'})",
-                             machine, watcher, ctx, opts)
+                             machine, watcher, ctx, opts, drain)
             phase = parser.phase or ("kernel" if not watcher.reached_init
                                      else "init")
             if ctx.profiler is not None and ctx.profiler.due(elapsed):
@@ -380,11 +381,19 @@ def run_variant(planned, variant, run_id, out_dir, opts):
 SNAPSHOT_HEADER = "--- the vCPUs and virtqueues when the run was stopped ---"
 
 
-def _stuck(error, message, machine, watcher, ctx, opts):
+def _stuck(error, message, machine, watcher, ctx, opts, drain):
     """A hang or timeout, with where the guest's vCPUs were when it was
     declared (the backend reads them before QEMU is stopped): the last
-    sample of each vCPU ends the message, every sample ends the tail."""
-    lines = opts.backend.vcpu_snapshot(machine, ctx.variant)
+    sample of each vCPU ends the message, every sample ends the tail.
+    A vCPU still running gets the guest asked for its own backtrace
+    (backtrace.py), whose answer the message names too."""
+    snap = opts.backend.vcpu_snapshot(machine, ctx.variant)
+    lines = list(snap.lines)
+    nmi_where = None
+    if snap.busy:
+        found, nmi_where = backtrace.ask(machine, watcher, drain,
+                                         opts.backend)
+        lines += found
     last = {}
     for line in lines:
         head, sep, where = line.partition(": ")
@@ -397,6 +406,8 @@ def _stuck(error, message, machine, watcher, ctx, opts):
     trouble = [ln for ln in lines if ln.startswith("virtio ")]
     if trouble:
         message += "; " + trouble[0]
+    if nmi_where:
+        message += f"; at an NMI, {nmi_where}"
     tail = watcher.tail()
     if lines:
         tail = "\n".join(t for t in (tail, SNAPSHOT_HEADER, *lines) if t)
