@@ -72,6 +72,13 @@ def test_ci_small(variant, tmp_path):
     assert majors["block"]["rcu_barrier"] == {
         "done": majors["config"]["rounds"] - 1, "rcu": True,
         "kvfree_rcu": False}
+    # --churn: the first round's majors registered and unregistered again,
+    # twice, after the measured rounds
+    churn = majors["block"]["churn"]
+    assert majors["config"]["churn"] == 2
+    assert (churn["requested"], churn["rounds"], churn["majors"]) == (
+        2, 2, majors["block"]["dynamic_capacity"])
+    assert churn["ns"] > 0
     # every selftest case ran and passed: a skip hides a missing check
     selftest = doc["selftest"]
     assert selftest["failed"] == 0 and selftest["skipped"] == 0, [

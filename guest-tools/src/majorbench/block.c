@@ -327,6 +327,8 @@ void mb_block_run(struct mb *mb)
 				     round + 1);
 		unregister_to(mb, res.done, 0, samples, majors, &blk->unreg);
 	}
+	if (!mb->rep.nerrors)
+		mb_block_churn(mb, samples, majors);
 
 	if (blk->capacity && helper_probe_hits(mb->fd, blk->majors[0], &h) == 0)
 		blk->module_duplicates = h.duplicates;

@@ -73,6 +73,9 @@ static const struct opt options[] = {
 		1, 100000000),
 	OPT_BOOL("rcu-barrier", 0, &mb.cfg.rcu_barrier,
 		 "wait for RCU callbacks and kfree_rcu() batches before each warm round"),
+	OPT_NUM("churn", 0, &mb.cfg.churn, "N",
+		"then register and unregister the first round's majors N times more, keeping no sample: seconds of the allocator for a host-side profile (use with --processes 1)",
+		0, 100000000),
 	OPT_END,
 };
 

@@ -32,6 +32,7 @@ struct mb_config {
 	unsigned long processes;
 	unsigned long ref_steps;
 	bool rcu_barrier;
+	unsigned long churn;
 };
 
 struct mb_collision {
@@ -49,6 +50,8 @@ struct mb_block {
 	unsigned int rounds_done;
 	unsigned int barriers_done;	/* --rcu-barrier: before warm rounds */
 	uint32_t barrier_bits;		/* BLKSCALE_BARRIER_* of the last */
+	unsigned long churn_rounds;	/* --churn: rounds made */
+	uint64_t churn_ns;		/* --churn: their wall time */
 	int32_t *majors;			/* first round, in order obtained */
 	struct range *ranges;
 	long nranges;
@@ -109,6 +112,8 @@ struct mb {
 
 /* block.c: capacity, register and unregister rounds, lookups on round 1 */
 void mb_block_run(struct mb *mb);
+/* churn.c: --churn, seconds of the allocator for a host-side profile */
+void mb_block_churn(struct mb *mb, uint64_t *samples, int32_t *majors);
 /* lookup.c */
 int mb_nodes_create(struct mb *mb, char *dir, size_t size);
 void mb_nodes_remove(struct mb *mb, const char *dir);

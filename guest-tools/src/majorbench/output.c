@@ -52,6 +52,16 @@ static void json_block(struct mb *mb, struct json *j)
 	} else {
 		json_null(j, "rcu_barrier");
 	}
+	if (mb->cfg.churn) {
+		json_object_begin(j, "churn");
+		json_uint(j, "requested", mb->cfg.churn);
+		json_uint(j, "rounds", blk->churn_rounds);
+		json_uint(j, "majors", blk->capacity);
+		json_uint(j, "ns", blk->churn_ns);
+		json_object_end(j);
+	} else {
+		json_null(j, "churn");
+	}
 
 	json_object_begin(j, "majors_obtained");
 	json_uint(j, "count", blk->capacity);
@@ -158,6 +168,7 @@ void mb_print_json(struct mb *mb)
 	json_uint(&j, "bucket", mb->cfg.bucket);
 	json_uint(&j, "rounds", mb->cfg.rounds);
 	json_bool(&j, "rcu_barrier", mb->cfg.rcu_barrier);
+	json_uint(&j, "churn", mb->cfg.churn);
 	json_uint(&j, "limit", mb->cfg.limit);
 	json_string(&j, "lookup_points", mb->cfg.lookup_points);
 	json_uint(&j, "lookup_majors", mb->cfg.lookup_majors);
