@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from launchertest import boot_results, need_built, run_cli
+from launchertest import boot_results, need_built, run_boot
 
 LUNS, PATHS = 8, 2
 
@@ -38,10 +38,11 @@ def boot(tmp_path, short_tmp, env=None):
     if not shutil.which("multipathd", path="/sbin:/usr/sbin"):
         pytest.skip("no multipath-tools on the host (make deps)")
     results = tmp_path / "results"
-    out = run_cli("run", "topologies/multipath-smoke.toml", "--variant",
-                  "debian", "--accel", "tcg", "--run-id", "mp",
-                  "--results-dir", results, "--quiet",
-                  env=dict(env or {}, TMPDIR=str(short_tmp)), timeout=1200)
+    out = run_boot("run", "topologies/multipath-smoke.toml", "--variant",
+                   "debian", "--accel", "tcg", "--run-id", "mp",
+                   "--results-dir", results, "--quiet", results=results,
+                   run_id="mp", env=dict(env or {}, TMPDIR=str(short_tmp)),
+                   timeout=1200)
     return out, results
 
 

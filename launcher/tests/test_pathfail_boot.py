@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from launchertest import REPO, boot_results, need_built, run_cli
+from launchertest import REPO, boot_results, need_built, run_boot
 
 LUNS, PATHS = 8, 2
 TOPOLOGY = REPO / "topologies" / "multipath-pathfail.toml"
@@ -39,9 +39,10 @@ def boot(topology, tmp_path, short_tmp):
     if not shutil.which("multipathd", path="/sbin:/usr/sbin"):
         pytest.skip("no multipath-tools on the host (make deps)")
     results = tmp_path / "results"
-    out = run_cli("run", topology, "--variant", "debian", "--accel", "tcg",
-                  "--run-id", "pf", "--results-dir", results, "--quiet",
-                  env={"TMPDIR": str(short_tmp)}, timeout=1200)
+    out = run_boot("run", topology, "--variant", "debian", "--accel",
+                   "tcg", "--run-id", "pf", "--results-dir", results,
+                   "--quiet", results=results, run_id="pf",
+                   env={"TMPDIR": str(short_tmp)}, timeout=1200)
     return out, results
 
 

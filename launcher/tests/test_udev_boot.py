@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from launchertest import boot_results, need_built, run_cli
+from launchertest import boot_results, need_built, run_boot
 
 SCSI, BLK, NULLB = 32, 4, 2
 
@@ -59,9 +59,10 @@ def boot(tmp_path, short_tmp, extra="", nullb=""):
     topo.write_text(TOPOLOGY.format(extra=extra, luns=SCSI // 2, blk=BLK,
                                     nullb=nullb))
     results = tmp_path / "results"
-    out = run_cli("run", topo, "--variant", "debian", "--accel", "tcg",
-                  "--run-id", "u", "--results-dir", results, "--quiet",
-                  env={"TMPDIR": str(short_tmp)}, timeout=1200)
+    out = run_boot("run", topo, "--variant", "debian", "--accel", "tcg",
+                   "--run-id", "u", "--results-dir", results, "--quiet",
+                   results=results, run_id="u",
+                   env={"TMPDIR": str(short_tmp)}, timeout=1200)
     return out, results
 
 
