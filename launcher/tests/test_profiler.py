@@ -211,6 +211,17 @@ def test_snapshot_of_an_idle_guest_is_not_busy(tmp_path):
     assert busy is False and len(lines) == 2
 
 
+def test_snapshot_without_a_system_map(tmp_path):
+    """A kernel without a System.map (one given by path): the vCPUs are
+    still read, running or halted, where by address."""
+    lines, busy = snapshot(lambda c, cpu: REGS, None, samples=1, gap_s=0.0)
+    assert lines == [
+        "+0.0 s vCPU 0: outside the kernel's text (firmware or a module) "
+        "at 0xffffffff81003010",
+        "+0.0 s vCPU 1: halted (idle: waiting for an interrupt)"]
+    assert busy is True
+
+
 def test_snapshot_outside_the_text_gives_the_address(tmp_path):
     """A vCPU running where System.map names nothing (a module, or a
     kernel whose symbols blkscale lacks) is given by its RIP, so that

@@ -110,16 +110,18 @@ class QemuBackend:
 
     def vcpu_snapshot(self, machine, variant):
         """Where the vCPUs are, from their registers and stacks over QMP,
-        named from the variant's System.map (nothing without one), and
+        named from the variant's System.map (by address without one), and
         the virtqueues in trouble (virtqueues.py).  A
         diagnosis must not turn a hang into another error: a monitor that
         does not answer as QEMU's does gives one line saying so."""
         lines, busy = [], False
         try:
             system_map = paths.kernel_dir(variant) / "System.map"
-            if system_map.is_file():
-                found, busy = profiler_mod.snapshot(machine.hmp, system_map)
-                lines += found
+            # Without one the vCPUs are still read: halted or not, and
+            # where, by address.
+            found, busy = profiler_mod.snapshot(
+                machine.hmp, system_map if system_map.is_file() else None)
+            lines += found
         except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
             lines.append(f"the vCPUs could not be read: {e}")
         # Whether a device owes the halted guest an interrupt.

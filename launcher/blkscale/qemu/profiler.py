@@ -15,6 +15,7 @@ well under 1% of a TCG boot.
 """
 
 import bisect
+import contextlib
 import json
 import re
 import time
@@ -51,8 +52,9 @@ class SymbolMap:
     """Kernel text symbols from a System.map, looked up by address."""
 
     def __init__(self, path):
+        """path None: a kernel without one, where nothing is named."""
         addrs, names, etext = [], [], None
-        with open(path) as f:
+        with open(path) if path else contextlib.nullcontext([]) as f:
             for line in f:
                 parts = line.split()
                 if len(parts) < 3 or parts[1] not in "tTwW":
