@@ -93,3 +93,22 @@ def test_a_planned_repeat_never_made_fails(tmp_path):
     said = "repeat 2: not run: planned, and missing from the manifest"
     assert failed == {("stock", "run repeat 2"): said,
                       ("patched", "run repeat 2"): said}
+
+
+def test_a_panics_console_tail_keeps_the_panic(tmp_path):
+    """After the panic line the kernel prints the other CPUs' stacks
+    (panic_print=0x40): the JUnit tail of a panicked run still shows the
+    panic and what led to it."""
+    lines = [f"[ 1.{i:03d}] boot {i}" for i in range(50)]
+    lines += ["[ 2.000] sysrq: Trigger a crash",
+              "[ 2.001] Kernel panic - not syncing: sysrq triggered crash"]
+    lines += [f"[ 3.{i:03d}] other CPU {i}" for i in range(60)]
+    (tmp_path / "console.log").write_text("\n".join(lines) + "\n")
+    tail = runcheck.console_tail(str(tmp_path), {"console": "console.log"})
+    assert "Kernel panic - not syncing: sysrq triggered crash" in tail
+    assert "sysrq: Trigger a crash" in tail
+    assert "other CPU 59" not in tail
+    # no panic: the last lines
+    (tmp_path / "quiet.log").write_text("\n".join(lines[:50]) + "\n")
+    tail = runcheck.console_tail(str(tmp_path), {"console": "quiet.log"})
+    assert tail.splitlines() == lines[30:50]

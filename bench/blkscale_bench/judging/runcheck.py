@@ -22,6 +22,7 @@ import json
 import os
 
 from blkscale.figures import compare
+from blkscale.guestlink.console import ConsoleWatcher
 from blkscale.results.runresults import FILENAME as RESULTS
 from blkscale.results.runresults import Results
 
@@ -70,16 +71,20 @@ def expected_runs(manifest):
 
 
 def console_tail(run_dir, entry, lines=CONSOLE_TAIL_LINES):
-    """The last lines of a run's console.log, or ""."""
+    """The last lines of a run's console.log, or "": after a panic, the
+    lines that led to it and a few after, as the launcher shows them (the
+    other CPUs' stacks the kernel prints after the panic line would fill
+    a plain tail)."""
     rel = entry.get("console") if entry else None
     if not rel:
         return ""
+    watcher = ConsoleWatcher(tail_lines=lines)
     try:
-        with open(os.path.join(run_dir, rel), errors="replace") as f:
-            text = f.read().splitlines()
+        with open(os.path.join(run_dir, rel), "rb") as f:
+            watcher.feed(f.read())
     except OSError:
         return ""
-    return "\n".join(text[-lines:])
+    return watcher.tail()
 
 
 def _run_id(entry):
