@@ -26,7 +26,7 @@ def test_quick_subset_passes_on_both_kernels(tmp_path):
     checkout = blktestsrun.checkout()
     status, docs, err = blktestsrun.run(TOPOLOGY, ["stock", "patched"],
                                         tmp_path, {"BLKTESTS_DIR": checkout},
-                                        timeout=900)
+                                        timeout=900, retry_hang=True)
     assert status == 0, err
     tests, disks = planned_tests()
     for variant, doc in docs.items():
@@ -49,7 +49,8 @@ def test_quick_subset_passes_on_both_kernels(tmp_path):
 
 def test_without_a_checkout_the_step_says_why(tmp_path):
     status, docs, err = blktestsrun.run(TOPOLOGY, ["patched"], tmp_path,
-                                        {"BLKTESTS_DIR": ""}, timeout=300)
+                                        {"BLKTESTS_DIR": ""}, timeout=300,
+                                        retry_hang=True)
     assert status == 0, err
     doc = docs["patched"]
     s = step(doc, "blktests")
