@@ -121,10 +121,12 @@ class ConsoleWatcher:
     def _nmi_line(self, line):
         """After an NMI: the first CPU that dumped its state, and where it
         was (the first register dump after its task line)."""
-        if _NMI.search(line):
-            self.nmi_seen = True
+        if not self.nmi_seen:
+            # one substring test a line until the kernel says it took one
+            if b"NMI" in line and _NMI.search(line):
+                self.nmi_seen = True
             return
-        if not self.nmi_seen or self.nmi_where is not None:
+        if self.nmi_where is not None:
             return
         task = _NMI_TASK.search(line)
         if task and self._nmi_task is None:
