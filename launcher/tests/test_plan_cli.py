@@ -103,3 +103,39 @@ def test_deeply_nested_inline_table_is_one_line(tmp_path):
     assert out.returncode == 2
     assert out.stderr == (f"{topo}: TOML syntax error: arrays or inline "
                           "tables nested too deeply\n")
+
+
+# More than any host's TMPDIR holds: 100 fio disks writing 1 TiB each.
+HUGE_WRITES = """
+[[virtio_blk]]
+id = "big"
+count = 100
+size_mib = 1048576
+backing = "sparse"
+[plan]
+steps = ["census", "fio"]
+[plan.fio]
+groups = ["big"]
+disks = 100
+size_mib = 1048576
+"""
+
+
+def test_only_run_refuses_a_tmpdir_too_small(tmp_path):
+    """The host's free space is not the topology's: validate, xml, plan
+    and a dry run accept the file (plan says a run would be refused); run
+    refuses it before anything starts, naming the field."""
+    topo = tmp_path / "huge.toml"
+    topo.write_text(HUGE_WRITES)
+    for cmd in (("validate",), ("xml",), ("plan",), ("run", "--dry-run")):
+        out = run_cli(*cmd, str(topo))
+        assert out.returncode == 0, (cmd, out.stderr)
+    plan = run_cli("plan", str(topo)).stdout
+    assert "MiB free (a run here would be refused)" in plan
+    host = json.loads(run_cli("plan", str(topo), "--json").stdout)["host"]
+    assert host["disk_mib"] == 100 * 1048576 > host["disk_free_mib"]
+    out = run_cli("run", str(topo), "--results-dir", str(tmp_path / "res"))
+    assert out.returncode == 2
+    assert "virtio_blk[0].backing: the file-backed disks would write about" \
+        in out.stderr
+    assert not (tmp_path / "res").exists()

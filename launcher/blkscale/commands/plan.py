@@ -1,6 +1,7 @@
 """blkscale plan TOPO: the derived layout and resource estimates, no boot."""
 
 import json
+import tempfile
 
 from .. import paths
 from ..guestlink import layers, planfiles
@@ -148,6 +149,8 @@ def _describe(planned, start, qemu):
         "host": {"fds": res.fds, "fd_hard_limit": res.fd_limit,
                  "argv_bytes": start.argv_bytes, "argv_limit": start.limit,
                  "disk_mib": diskroom.bytes_needed(topo) // diskroom.MIB,
+                 "disk_free_mib": diskroom.free_bytes(
+                     tempfile.gettempdir()) // diskroom.MIB,
                  "argv_full_bytes": start.full_bytes},
         "libvirt": LibvirtBackend.describe(planned),
         **QemuBackend.describe(planned, start, qemu),
@@ -242,8 +245,7 @@ def _text(planned, desc, all_buses):
               f"limit {h['fd_hard_limit']}); command line "
               f"{h['argv_bytes'] // 1024} KiB of "
               f"{h['argv_limit'] // 1024} KiB"
-              + (f"; file-backed disks write about {h['disk_mib']} MiB "
-                 "into TMPDIR" if h["disk_mib"] else ""),
+              + _disk_room(h),
               *QemuBackend.lines(desc), *LibvirtBackend.lines(desc),
               _qemu_memory_line(desc["qemu_memory"], g["memory_mib"]),
               f"guest memory: about {desc['memory']['estimate_mib']:.0f} MiB "
@@ -284,6 +286,17 @@ def _qemu_memory_line(q, guest_mib):
     return (f"QEMU memory: about {q['estimate_mib']} MiB (guest RAM "
             f"{guest_mib} at most, QEMU and its disks {q['devices_mib']}) of "
             f"the host's {q['host_mib']} MiB")
+
+
+def _disk_room(host):
+    """The file-backed disks' writes against TMPDIR's free space, which
+    run refuses when short."""
+    if not host["disk_mib"]:
+        return ""
+    short = host["disk_mib"] > host["disk_free_mib"]
+    return (f"; file-backed disks write about {host['disk_mib']} MiB into "
+            f"TMPDIR, which has {host['disk_free_mib']} MiB free"
+            + (" (a run here would be refused)" if short else ""))
 
 
 def _names(names):

@@ -8,6 +8,7 @@ import tempfile
 from pathlib import Path
 
 from .. import backends, paths, provenance, topology, udevkernel
+from ..machine import diskroom
 from .. import qemubinary as qemu_binary
 from ..errors import (EXIT_INTERRUPTED, Interrupted, ResultsUnwritable,
                       TopologyError, UsageError, worst)
@@ -127,6 +128,8 @@ def main(args):
     check(planned, backend)
     if args.dry_run:
         return _dry_run(planned, variants, args, backend)
+    # Only a run writes into TMPDIR (--dry-run and plan show the room).
+    diskroom.check_disk_room(topo)
 
     # Everything that can be refused is refused before anything starts.
     kernels = {v: kernel_files(v) for v in variants}
