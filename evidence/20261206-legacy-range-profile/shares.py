@@ -5,11 +5,13 @@ allocator), and with __register_blkdev anywhere on the sampled stack;
 and the wall time of one churn round (48 registers and 48 unregisters)
 from results.json.  Per boot with its 95% binomial interval (scipy),
 then per kernel the median [min-max] over its boots.
-    evidence/20261206-legacy-range-profile/shares.py"""
+    evidence/20261206-legacy-range-profile/shares.py [DIR VARIANT...]
+(default: this directory and its four kernels)."""
 
 import glob
 import json
 import os
+import sys
 from statistics import median
 
 from scipy.stats import binomtest
@@ -18,11 +20,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 VARIANTS = ("stock", "patched", "stock-6.12", "patched-6.12")
 
 
-def boots(variant):
+def boots(here, variant):
     """Each boot's (label, profile, churn record): churn48-VARIANT is the
     first, churn48-VARIANT-rN the repeats."""
-    dirs = [os.path.join(HERE, f"churn48-{variant}")] + sorted(
-        glob.glob(os.path.join(HERE, f"churn48-{variant}-r[0-9]")))
+    dirs = [os.path.join(here, f"churn48-{variant}")] + sorted(
+        glob.glob(os.path.join(here, f"churn48-{variant}-r[0-9]")))
     for d in dirs:
         base = os.path.join(d, variant)
         with open(os.path.join(base, "profile.json")) as f:
@@ -42,10 +44,10 @@ def spread(values, fmt):
             f"{fmt.format(max(values))}]")
 
 
-def main():
-    for v in VARIANTS:
+def main(here=HERE, variants=VARIANTS):
+    for v in variants:
         searches, registers, rounds = [], [], []
-        for label, prof, churn in boots(v):
+        for label, prof, churn in boots(here, v):
             n = prof["states"]["kernel"]
             own = {r["symbol"]: r["samples"] for r in prof["self"]}
             inc = {r["symbol"]: r["samples"] for r in prof["inclusive"]}
@@ -66,4 +68,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 2:
+        main(os.path.abspath(sys.argv[1]), sys.argv[2:])
+    else:
+        main()
