@@ -7,6 +7,7 @@ imported first when pytest collects them together.
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -81,6 +82,18 @@ def need_built(variant, *extra):
     if missing:
         pytest.skip(f"not built: {', '.join(missing)} (make kernel "
                     "initramfs)")
+
+
+def smoke_with_fault(tmp_path, mode, hang_s=60):
+    """topologies/smoke.toml with the test-only step `fault` in `mode`
+    after the census (guest-tools/initramfs/steps/fault)."""
+    text = (TOPOLOGIES / "smoke.toml").read_text()
+    text = text.replace('steps = ["census"]', 'steps = ["census", "fault"]')
+    text = re.sub(r"(?m)^hang_s = \d+$", f"hang_s = {hang_s}", text)
+    assert '"fault"' in text and f"hang_s = {hang_s}" in text
+    path = tmp_path / f"fault-{mode}.toml"
+    path.write_text(text + f'\n[plan.args]\nfault = "{mode}"\n')
+    return path
 
 
 def run_cli(*args, env=None, cwd=REPO, timeout=600, **kwargs):

@@ -19,8 +19,8 @@ import time
 
 import pytest
 
-from launchertest import (BLKSCALE, REPO, TOPOLOGIES, all_files, need_built,
-                          run_cli)
+from launchertest import (BLKSCALE, REPO, all_files, need_built, run_cli,
+                          smoke_with_fault)
 
 VARIANT = "patched"
 
@@ -28,16 +28,6 @@ VARIANT = "patched"
 @pytest.fixture
 def built():
     need_built(VARIANT)
-
-
-def smoke_with_fault(tmp_path, mode, hang_s=60):
-    text = (TOPOLOGIES / "smoke.toml").read_text()
-    text = text.replace('steps = ["census"]', 'steps = ["census", "fault"]')
-    text = re.sub(r"(?m)^hang_s = \d+$", f"hang_s = {hang_s}", text)
-    assert '"fault"' in text and f"hang_s = {hang_s}" in text
-    path = tmp_path / f"fault-{mode}.toml"
-    path.write_text(text + f'\n[plan.args]\nfault = "{mode}"\n')
-    return path
 
 
 def qemu_pids(tmp):

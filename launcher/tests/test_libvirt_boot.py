@@ -8,6 +8,7 @@ cover the backend.
 """
 
 import os
+import re
 import signal
 import subprocess
 import time
@@ -15,7 +16,7 @@ import time
 import pytest
 
 from launchertest import (BLKSCALE, REPO, all_files, boot_results, need_built,
-                          run_cli)
+                          run_cli, smoke_with_fault)
 
 from blkscale.libvirt import daemon
 
@@ -168,3 +169,31 @@ def test_disks_attached_live_are_found_and_written(conn, tmp_path):
     assert doc["fio"]["verify"] is True
     # None of them on the command line libvirt ran.
     assert not any('"scsi-hd"' in a for a in doc["host"]["command"])
+
+
+def test_a_busy_hang_through_libvirt_gets_the_guests_backtrace(conn,
+                                                               tmp_path):
+    """The spin fault (a vCPU busy in the kernel, the guest silent)
+    through libvirt: the vCPUs and queues are read through libvirt's
+    monitor passthrough, the NMI goes through injectNMI, and the message
+    names where the kernel found its CPU, as with the QEMU backend."""
+    before = blkscale_domains(conn, "fault-spin")
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    results = tmp_path / "results"
+    topo = smoke_with_fault(tmp_path, "spin", hang_s=5)
+    out = run_cli("run", topo, "--backend", "libvirt", "--variant", VARIANT,
+                  "--accel", "tcg", "--run-id", "r", "--results-dir",
+                  results, "--quiet", env={"TMPDIR": str(tmp)}, timeout=300)
+    assert out.returncode == 4, out.stdout + out.stderr
+    assert "no console or results output for timeouts.hang_s = 5 s" \
+        in out.stdout
+    assert re.search(r"\+0\.0 s vCPU 0: ", out.stderr), out.stderr
+    assert re.search(r"virtio: \d+ request queues of \d+ disk controllers "
+                     r"read", out.stderr), out.stderr
+    assert re.search(r"; at an NMI, CPU \d \(\S+\) in \S+", out.stdout), \
+        out.stdout + out.stderr
+    console = (results / "r" / VARIANT / "console.log").read_text()
+    assert "Kernel panic - not syncing: NMI: Not continuing" in console
+    assert blkscale_domains(conn, "fault-spin") == before, "domain left"
+    assert all_files(tmp) == [], "temporary files left behind"

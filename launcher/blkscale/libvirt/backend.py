@@ -9,8 +9,9 @@ domain_xml.py, staging.py and domain.py.
 
 from .. import paths
 from ..errors import TopologyError, UsageError
-from ..machine.backend import Accelerator, VcpuSnapshot
+from ..machine.backend import Accelerator
 from ..machine.files import RunFiles
+from ..qemu import vcpuread
 from . import domain, domain_xml, hostcheck, staging, uri as uri_form
 
 SYSTEM_URI = "qemu:///system"
@@ -188,12 +189,14 @@ class LibvirtBackend:
         raise UsageError("--profile: needs the QEMU backend (its QMP monitor)")
 
     def vcpu_snapshot(self, machine, variant):
-        """libvirt keeps the monitor: no registers to read."""
-        return VcpuSnapshot([])
+        """Where the vCPUs are, read through libvirt's monitor
+        passthrough as the QEMU backend reads them (qemu/vcpuread.py)."""
+        return vcpuread.snapshot(machine, variant)
 
     def ask_backtrace(self, machine):
-        """No vCPU is known to be running (nothing was read): no NMI."""
-        return False
+        """libvirt's injectNMI: an NMI to every vCPU."""
+        machine.inject_nmi()
+        return True
 
 
 def _duration(seconds):

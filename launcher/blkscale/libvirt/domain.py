@@ -14,6 +14,7 @@ virtlogd, which rolls them over at 2 MiB).  With staging "volumes"
 and its volumes are deleted when it ends.
 """
 
+import json
 import os
 import shlex
 import signal
@@ -23,6 +24,7 @@ import time
 from ..errors import UsageError
 from ..machine import cmdline
 from ..machine.errors import LaunchError, file_tail
+from ..qemu.qmp import QmpError
 from . import daemon, domain_xml, livedisks, staging as staging_mod
 from .streams import StreamPump
 from . import uri as uri_form
@@ -356,6 +358,39 @@ class Domain:
             return bool(self._dom.isActive())
         except libvirt.libvirtError:
             return False
+
+    def qmp(self, name, **arguments):
+        """One QMP command through libvirt's monitor passthrough: the
+        diagnosis of a stopped run reads QEMU as the QEMU backend does."""
+        if self._dom is None:
+            raise QmpError("the domain was never started")
+        command = {"execute": name}
+        if arguments:
+            command["arguments"] = arguments
+        try:
+            reply = json.loads(libvirt_qemu.qemuMonitorCommand(
+                self._dom, json.dumps(command), 0))
+        except libvirt.libvirtError as e:
+            raise QmpError(f"{name}: {e.get_error_message()}") from None
+        except ValueError as e:
+            raise QmpError(f"{name}: not a QMP reply: {e}") from None
+        if "error" in reply:
+            raise QmpError(f"{name}: {reply['error'].get('desc')}")
+        return reply.get("return")
+
+    def hmp(self, command, cpu_index=None):
+        """A human monitor command over QMP (the vCPUs' registers)."""
+        args = {"command-line": command}
+        if cpu_index is not None:
+            args["cpu-index"] = cpu_index
+        return self.qmp("human-monitor-command", **args)
+
+    def inject_nmi(self):
+        """libvirt's own call for QMP inject-nmi: an NMI to every vCPU."""
+        try:
+            self._dom.injectNMI(0)
+        except libvirt.libvirtError as e:
+            raise QmpError(f"inject-nmi: {e.get_error_message()}") from None
 
     def _connected(self):
         try:

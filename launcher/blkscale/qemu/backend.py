@@ -11,16 +11,14 @@ from .. import paths
 from .. import qemubinary as binary
 from ..errors import UsageError
 from ..hostfacts import host_cpu
-from ..machine.backend import Accelerator, VcpuSnapshot
+from ..machine.backend import Accelerator
 from ..machine.files import RunFiles
 from . import accel as accel_mod
 from . import argv as qargv
 from . import hotplug
 from .machine import Machine
-from . import profiler as profiler_mod
 from .profiler import GuestProfiler
-from . import virtqueues
-from .qmp import QmpError
+from . import vcpuread
 from . import startcost
 
 # Where --dry-run shows the run's temporary directory.
@@ -109,27 +107,8 @@ class QemuBackend:
                              interval_s)
 
     def vcpu_snapshot(self, machine, variant):
-        """Where the vCPUs are, from their registers and stacks over QMP,
-        named from the variant's System.map (by address without one), and
-        the virtqueues in trouble (virtqueues.py).  A
-        diagnosis must not turn a hang into another error: a monitor that
-        does not answer as QEMU's does gives one line saying so."""
-        lines, busy = [], False
-        try:
-            system_map = paths.kernel_dir(variant) / "System.map"
-            # Without one the vCPUs are still read: halted or not, and
-            # where, by address.
-            found, busy = profiler_mod.snapshot(
-                machine.hmp, system_map if system_map.is_file() else None)
-            lines += found
-        except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
-            lines.append(f"the vCPUs could not be read: {e}")
-        # Whether a device owes the halted guest an interrupt.
-        try:
-            lines += virtqueues.snapshot(machine.qmp, machine.hmp)
-        except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
-            lines.append(f"virtio: the queues could not be read: {e}")
-        return VcpuSnapshot(lines, busy)
+        """Where the vCPUs are, over QMP (vcpuread.py)."""
+        return vcpuread.snapshot(machine, variant)
 
     def ask_backtrace(self, machine):
         """QMP inject-nmi: an NMI to every vCPU."""
