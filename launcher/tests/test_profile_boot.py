@@ -47,3 +47,18 @@ def test_profile_refused(args, message, fake_env, tmp_path):
     assert out.returncode == 2
     assert out.stderr.strip().endswith(message), out.stderr
     assert not (tmp_path / "results").exists()
+
+
+def test_profile_refused_on_a_map_that_names_nothing(tmp_path):
+    """Debian's image ships a stub System.map: a profile of it would name
+    nothing, so it is refused before anything starts."""
+    need_built("debian", "System.map")
+    out = run_cli("run", "topologies/smoke.toml", "--variant", "debian",
+                  "--accel", "tcg", "--results-dir", tmp_path / "results",
+                  "--profile", "0.2")
+    assert out.returncode == 2, out.stdout + out.stderr
+    assert out.stderr.strip().endswith(
+        "System.map: lists no kernel function (a distribution's stub: "
+        "Debian ships the real map in linux-image-*-dbg); --profile needs "
+        "it"), out.stderr
+    assert not (tmp_path / "results").exists()

@@ -7,7 +7,7 @@ spelled or watched (argv.py, diskstart.py, machine.py do that).
 
 import os
 
-from .. import paths
+from .. import kernels, paths
 from .. import qemubinary as binary
 from ..errors import UsageError
 from ..hostfacts import host_cpu
@@ -16,6 +16,7 @@ from ..machine.files import RunFiles
 from . import accel as accel_mod
 from . import argv as qargv
 from . import hotplug
+from . import kernelmap
 from .machine import Machine
 from .profiler import GuestProfiler
 from . import vcpuread
@@ -54,12 +55,15 @@ class QemuBackend:
     def check(self, planned, variants=(), profile=False):
         """The StartPlan a run would have (plan shows it); TopologyError
         when no way of giving QEMU its disks starts this topology,
-        UsageError when --profile lacks a variant's System.map."""
+        UsageError when --profile lacks a System.map that names a
+        variant's functions (kernelmap.py)."""
         for variant in variants if profile else ():
             kdir = paths.kernel_dir(variant)
-            if not (kdir / "System.map").is_file():
+            problem = kernelmap.problem(kdir, " ".join(
+                (planned.topo.guest.cmdline, kernels.cmdline_of(variant))))
+            if problem:
                 raise UsageError(f"{paths.display(kdir)}/System.map: "
-                                 "missing (make kernel); --profile needs it")
+                                 f"{problem}; --profile needs it")
         return qargv.check_size(planned)
 
     def ready(self):

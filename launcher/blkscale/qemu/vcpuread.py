@@ -2,14 +2,15 @@
 
 Both backends ask a machine with qmp() and hmp() (QEMU's own socket, or
 libvirt's monitor passthrough): the registers and stacks named from the
-variant's System.map (by address without one), and the virtqueues in
-trouble (virtqueues.py).  A diagnosis must not turn a hang into another
-error: a monitor that does not answer as QEMU's does gives one line
-saying so.
+variant's System.map (by address where it cannot name this boot's
+functions: kernelmap.py), and the virtqueues in trouble (virtqueues.py).
+A diagnosis must not turn a hang into another error: a monitor that does
+not answer as QEMU's does gives one line saying so.
 """
 
 from .. import paths
 from ..machine.backend import VcpuSnapshot
+from . import kernelmap
 from . import profiler as profiler_mod
 from . import virtqueues
 from .qmp import QmpError
@@ -18,12 +19,16 @@ from .qmp import QmpError
 def snapshot(machine, variant):
     lines, busy = [], False
     try:
-        system_map = paths.kernel_dir(variant) / "System.map"
-        # Without one the vCPUs are still read: halted or not, and
+        kdir = paths.kernel_dir(variant)
+        cmdline = kernelmap.cmdline_of(machine.argv)
+        unnamed = kernelmap.problem(kdir, cmdline)
+        # Without a map the vCPUs are still read: halted or not, and
         # where, by address.
         found, busy = profiler_mod.snapshot(
-            machine.hmp, system_map if system_map.is_file() else None)
+            machine.hmp, kernelmap.usable(kdir, cmdline))
         lines += found
+        if unnamed:
+            lines.append(f"addresses not named: System.map {unnamed}")
     except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
         lines.append(f"the vCPUs could not be read: {e}")
     # Whether a device owes the halted guest an interrupt.
