@@ -212,12 +212,11 @@ def test_snapshot_of_an_idle_guest_is_not_busy(tmp_path):
 
 
 def test_snapshot_without_a_system_map(tmp_path):
-    """A kernel without a System.map (one given by path): the vCPUs are
-    still read, running or halted, where by address."""
+    """A kernel without a System.map that names its functions: the vCPUs
+    are still read, running or halted, where by address."""
     lines, busy = snapshot(lambda c, cpu: REGS, None, samples=1, gap_s=0.0)
     assert lines == [
-        "+0.0 s vCPU 0: outside the kernel's text (firmware or a module) "
-        "at 0xffffffff81003010",
+        "+0.0 s vCPU 0: running, not named at 0xffffffff81003010",
         "+0.0 s vCPU 1: halted (idle: waiting for an interrupt)"]
     assert busy is True
 

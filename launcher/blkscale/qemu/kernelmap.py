@@ -28,11 +28,6 @@ def problem(kdir, cmdline):
     return None
 
 
-def usable(kdir, cmdline):
-    """kdir/System.map if it names this boot's functions, else None."""
-    return kdir / "System.map" if problem(kdir, cmdline) is None else None
-
-
 def cmdline_of(argv):
     """The kernel command line of a QEMU argv (its -append), or ""."""
     argv = argv or []

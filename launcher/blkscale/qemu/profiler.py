@@ -276,6 +276,9 @@ def snapshot(hmp, system_map, samples=SNAPSHOT_SAMPLES, gap_s=SNAPSHOT_GAP_S):
             where = f"in {own}" + "".join(f" <- {c}" for c in callers)
         else:
             where = _STATE_TEXT.get(state, state)
+            if state == "other" and system_map is None:
+                # Nothing names kernel text: in a kernel or out of it.
+                where = "running, not named"
             if own:
                 where += f" at {own}"
         lines.append(f"+{t:.1f} s vCPU {cpu}: {where}")

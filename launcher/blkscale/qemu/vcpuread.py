@@ -20,15 +20,16 @@ def snapshot(machine, variant):
     lines, busy = [], False
     try:
         kdir = paths.kernel_dir(variant)
-        cmdline = kernelmap.cmdline_of(machine.argv)
-        unnamed = kernelmap.problem(kdir, cmdline)
+        unnamed = kernelmap.problem(kdir,
+                                    kernelmap.cmdline_of(machine.argv))
         # Without a map the vCPUs are still read: halted or not, and
         # where, by address.
         found, busy = profiler_mod.snapshot(
-            machine.hmp, kernelmap.usable(kdir, cmdline))
+            machine.hmp, None if unnamed else kdir / "System.map")
         lines += found
         if unnamed:
-            lines.append(f"addresses not named: System.map {unnamed}")
+            lines.append(f"addresses not named: {paths.display(kdir)}/"
+                         f"System.map: {unnamed}")
     except (QmpError, OSError, TypeError, ValueError, KeyError) as e:
         lines.append(f"the vCPUs could not be read: {e}")
     # Whether a device owes the halted guest an interrupt.
