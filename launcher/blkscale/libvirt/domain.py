@@ -24,7 +24,7 @@ import time
 from ..errors import UsageError
 from ..machine import cmdline
 from ..machine.errors import LaunchError, file_tail
-from ..qemu.qmp import QmpError
+from ..qemu.qmp import QmpError, hmp_arguments
 from . import daemon, domain_xml, livedisks, staging as staging_mod
 from .streams import StreamPump
 from . import uri as uri_form
@@ -380,10 +380,8 @@ class Domain:
 
     def hmp(self, command, cpu_index=None):
         """A human monitor command over QMP (the vCPUs' registers)."""
-        args = {"command-line": command}
-        if cpu_index is not None:
-            args["cpu-index"] = cpu_index
-        return self.qmp("human-monitor-command", **args)
+        return self.qmp("human-monitor-command",
+                        **hmp_arguments(command, cpu_index))
 
     def inject_nmi(self):
         """libvirt's own call for QMP inject-nmi: an NMI to every vCPU."""

@@ -22,7 +22,7 @@ import time
 from ..machine.errors import LaunchError, file_tail
 from . import diskstart, hotplug
 from .argv import shell_command
-from .qmp import Qmp, QmpError
+from .qmp import Qmp, QmpError, hmp_arguments
 
 PR_SET_PDEATHSIG = 1
 
@@ -196,12 +196,10 @@ class Machine:
         """A human monitor command over QMP (the profiler's register reads)."""
         if self._qmp is None:
             raise QmpError("QMP is not connected")
-        args = {"command-line": command}
-        if cpu_index is not None:
-            args["cpu-index"] = cpu_index
         return self._qmp.command("human-monitor-command",
                                  deadline=time.monotonic() + 5,
-                                 alive=self.is_running, **args)
+                                 alive=self.is_running,
+                                 **hmp_arguments(command, cpu_index))
 
     def sample_rss(self):
         """Peak resident memory of QEMU so far (VmHWM), KiB."""

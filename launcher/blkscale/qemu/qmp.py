@@ -14,6 +14,15 @@ class QmpError(Exception):
     pass
 
 
+def hmp_arguments(command, cpu_index=None):
+    """human-monitor-command's arguments: an HMP command line, run on
+    vCPU cpu_index when given (the registers and stack of that vCPU)."""
+    args = {"command-line": command}
+    if cpu_index is not None:
+        args["cpu-index"] = cpu_index
+    return args
+
+
 class Qmp:
     def __init__(self, path):
         self.path = str(path)
